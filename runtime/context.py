@@ -1,0 +1,182 @@
+"""ConversationRuntimeContext: the typed, versioned state of one user's conversation (DESIGN §3.3).
+
+Pure data plus pure (de)serialisation. Storage lives in :mod:`runtime.store`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 2
+MAX_PAUSED = 3
+MAX_RECENT = 8
+
+
+class ExpectedInput(BaseModel):
+    """A field the bot has just asked for, and how to parse the answer."""
+
+    field: str
+    type: str
+    question: str
+    asked_at: datetime
+    attempts: int = 0
+    options: list[str] = Field(default_factory=list)
+
+
+class SkillSession(BaseModel):
+    """A skill action in progress: what is collected, what is missing, what was asked."""
+
+    skill: str
+    action: str
+    intent: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    missing: list[str] = Field(default_factory=list)
+    asked_optional: list[str] = Field(default_factory=list)
+    expected_input: ExpectedInput | None = None
+    topic_version: int = 0
+    started_at: datetime | None = None
+
+
+class PausedTask(BaseModel):
+    """An interrupted session and the question that resumes it."""
+
+    session: SkillSession
+    resume_question: str
+    paused_at: datetime
+
+
+class PendingConfirmation(BaseModel):
+    """A write action waiting for the user's yes/no."""
+
+    skill: str
+    action: str
+    intent: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    question: str
+    msg_id: str
+    expires_at: datetime
+    topic_version: int
+
+
+class ClarifyOption(BaseModel):
+    """One numbered option of a clarifying question."""
+
+    label: str
+    intent: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Clarification(BaseModel):
+    """An ambiguous message turned into a numbered question (itself an expected input)."""
+
+    text: str
+    question: str
+    options: list[ClarifyOption]
+    asked_at: datetime
+
+
+class RecentMessage(BaseModel):
+    """A message relevant to the active task."""
+
+    role: Literal["user", "bot"]
+    text: str
+    at: datetime
+
+
+class Summary(BaseModel):
+    """Structured long-term facts: short, typed, reusable (defaults and the model summary)."""
+
+    goal: str | None = None
+    constraints: dict[str, Any] = Field(default_factory=dict)
+    confirmed: list[str] = Field(default_factory=list)
+    open_items: list[str] = Field(default_factory=list)
+
+
+class ConversationRuntimeContext(BaseModel):
+    """One user's conversation state, persisted between turns with compare-and-set on ``version``."""
+
+    user: str
+    schema_version: int = SCHEMA_VERSION
+    version: int = 0
+    topic_version: int = 0
+    active: SkillSession | None = None
+    paused: list[PausedTask] = Field(default_factory=list)
+    pending_confirmation: PendingConfirmation | None = None
+    clarification: Clarification | None = None
+    recent: list[RecentMessage] = Field(default_factory=list)
+    summary: Summary = Field(default_factory=Summary)
+    updated_at: datetime | None = None
+
+    @classmethod
+    def empty(cls, user: str, *, version: int = 0) -> ConversationRuntimeContext:
+        """A fresh context (``version`` keeps compare-and-set working over a replaced blob)."""
+        return cls(user=user, version=version)
+
+    def remember(self, role: Literal["user", "bot"], text: str, at: datetime) -> None:
+        """Keep ``text`` among the recent messages of the active task (bounded)."""
+        self.recent.append(RecentMessage(role=role, text=text[:200], at=at))
+        del self.recent[:-MAX_RECENT]
+
+    def push_paused(self, task: PausedTask) -> None:
+        """Pause a task; the oldest falls off past :data:`MAX_PAUSED`."""
+        self.paused.append(task)
+        del self.paused[:-MAX_PAUSED]
+
+
+class ContextCorrupt(ValueError):
+    """A stored blob that cannot be read as a context; carries the raw text."""
+
+    def __init__(self, user: str, raw: str, reason: str) -> None:
+        super().__init__(f"corrupt context for {user}: {reason}")
+        self.user = user
+        self.raw = raw
+        self.reason = reason
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    # v1 kept paused sessions bare and the summary as free text.
+    paused = []
+    for item in data.get("paused", []):
+        if isinstance(item, dict) and "session" not in item:
+            paused.append({"session": item, "resume_question": "要继续刚才的事吗？",
+                           "paused_at": data.get("updated_at") or "1970-01-01T00:00:00+00:00"})
+        else:
+            paused.append(item)
+    data["paused"] = paused
+    summary = data.get("summary")
+    if isinstance(summary, str) or summary is None:
+        data["summary"] = {"open_items": [summary] if summary else []}
+    data["schema_version"] = 2
+    return data
+
+
+MIGRATIONS = {1: _v1_to_v2}
+
+
+def dump_context(ctx: ConversationRuntimeContext) -> str:
+    """Serialise a context to JSON text."""
+    return ctx.model_dump_json(exclude_none=False)
+
+
+def load_context(user: str, raw: str | bytes) -> ConversationRuntimeContext:
+    """Parse a stored blob, migrating old schema versions; raise :class:`ContextCorrupt` if unreadable."""
+    import json
+
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        version = int(data.get("schema_version", 1))
+        while version < SCHEMA_VERSION:
+            data = MIGRATIONS[version](data)
+            version = int(data["schema_version"])
+        if version > SCHEMA_VERSION:
+            raise ValueError(f"schema_version {version} is newer than this code")
+        data["user"] = user
+        return ConversationRuntimeContext.model_validate(data)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ContextCorrupt(user, text, str(exc)[:200]) from exc

@@ -1,0 +1,104 @@
+"""Prompt profiles: each one has its own endpoint, key, model, timeout and output budget.
+
+Built from an injected environment mapping (never ``os.environ`` directly)::
+
+    OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL         shared defaults
+    OPENAI_TIMEOUT, OPENAI_MAX_RETRIES                     shared defaults
+    OPENAI_<PROFILE>_BASE_URL / _API_KEY / _MODEL          per-profile overrides
+    OPENAI_<PROFILE>_TIMEOUT / _MAX_TOKENS                 (PROFILE = INTENT_ROUTING, CHAT, TOOL_AGENT, SUMMARY)
+
+A profile is configured when it has a model; a missing base URL means the OpenAI API, a missing key
+is allowed (local servers such as Ollama or vLLM ignore it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+__all__ = ["LLMConfig", "LLMProfile", "Profile"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class Profile(StrEnum):
+    """The prompt profiles wxbot uses."""
+
+    INTENT_ROUTING = "intent_routing"
+    CHAT = "chat"
+    TOOL_AGENT = "tool_agent"
+    SUMMARY = "summary"
+
+
+# (timeout seconds, max output tokens, temperature): routing must be fast and terse.
+_DEFAULTS: dict[Profile, tuple[float, int, float]] = {
+    Profile.INTENT_ROUTING: (4.0, 120, 0.0),
+    Profile.CHAT: (8.0, 200, 0.7),
+    Profile.TOOL_AGENT: (8.0, 300, 0.2),
+    Profile.SUMMARY: (10.0, 300, 0.0),
+}
+
+
+class LLMProfile(BaseModel):
+    """The settings of one prompt profile."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: Profile
+    model: str = ""
+    base_url: str = DEFAULT_BASE_URL
+    api_key: SecretStr = SecretStr("")
+    timeout_s: float = Field(default=8.0, gt=0)
+    max_tokens: int = Field(default=200, gt=0)
+    max_retries: int = Field(default=1, ge=0, le=3)
+    temperature: float = Field(default=0.2, ge=0, le=2)
+
+    @property
+    def configured(self) -> bool:
+        """True when a model name is set."""
+        return bool(self.model)
+
+
+class LLMConfig(BaseModel):
+    """All prompt profiles."""
+
+    model_config = ConfigDict(frozen=True)
+
+    profiles: dict[Profile, LLMProfile]
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LLMConfig:
+        """Build every profile from an environment mapping (shared values, then per-profile overrides)."""
+
+        def pick(profile: Profile, key: str) -> str:
+            specific = env.get(f"OPENAI_{profile.name}_{key}", "").strip()
+            return specific or env.get(f"OPENAI_{key}", "").strip()
+
+        profiles: dict[Profile, LLMProfile] = {}
+        for profile in Profile:
+            timeout, max_tokens, temperature = _DEFAULTS[profile]
+            profiles[profile] = LLMProfile(
+                name=profile,
+                model=pick(profile, "MODEL"),
+                base_url=(pick(profile, "BASE_URL") or DEFAULT_BASE_URL).rstrip("/"),
+                api_key=SecretStr(pick(profile, "API_KEY")),
+                timeout_s=float(pick(profile, "TIMEOUT") or timeout),
+                max_tokens=int(pick(profile, "MAX_TOKENS") or max_tokens),
+                max_retries=int(pick(profile, "MAX_RETRIES") or 1),
+                temperature=temperature,
+            )
+        return cls(profiles=profiles)
+
+    def get(self, profile: str) -> LLMProfile | None:
+        """The profile named ``profile``, or None for an unknown name."""
+        try:
+            return self.profiles.get(Profile(profile))
+        except ValueError:
+            return None
+
+    @property
+    def any_configured(self) -> bool:
+        """True when at least one profile has a model."""
+        return any(p.configured for p in self.profiles.values())

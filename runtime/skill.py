@@ -1,0 +1,145 @@
+"""The skill protocol (DESIGN §3.6): what a skill declares, and what its actions return.
+
+A skill is one declarative :class:`SkillSpec` plus plain functions. The engine — not the
+skill — fills slots, parses answers by :class:`SlotType` and asks for confirmation before
+any action that writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from runtime.views import ExecView
+
+__all__ = [
+    "ActionSpec", "SkillRegistry", "SkillResult", "SkillSpec", "SlotSpec", "SlotType", "READ_ONLY_INTENTS",
+    "INTENTS", "WRITE_INTENTS",
+]
+
+INTENTS = (
+    "weather.query", "datetime.query", "reminder.create", "reminder.list", "reminder.cancel",
+    "dinner.plan", "recipe.query", "exercise.plan", "exercise.log", "exercise.history",
+    "profile.view", "profile.update", "pantry.update", "chitchat", "unknown",
+)
+READ_ONLY_INTENTS = frozenset({
+    "weather.query", "datetime.query", "recipe.query", "reminder.list", "exercise.history",
+    "profile.view", "chitchat", "pantry.view",
+})
+WRITE_INTENTS = frozenset({"reminder.cancel", "exercise.log", "profile.update", "pantry.update"})
+
+
+class SlotType(StrEnum):
+    """How the engine parses a slot's value out of a message."""
+
+    COUNT = "count"            # 三个 / 3个人 / 两位 / 俩
+    MONEY = "money"            # 80元 / 一百块 / ¥80 / 预算一百左右
+    YES_NO = "yes_no"
+    CHOICE = "choice"          # 1 / 第二个 / 后面那个
+    TIME = "time"              # Chinese time phrases (shared with reminders)
+    TEXT = "text"              # free text
+    TEXT_LIST = "text_list"    # 不吃香菜, 不要辣, 素食 / 都行 / 没有
+    NUMBER = "number"
+    DURATION = "duration"      # minutes: 30分钟 / 半小时 / 1个半小时
+    DISTANCE = "distance"      # km: 5公里 / 3千米 / 800米
+    HEIGHT = "height"          # cm: 180 / 1米8 / 一米七五
+    WEIGHT = "weight"          # kg: 70公斤 / 140斤
+
+
+Extractor = Callable[[str], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SlotSpec:
+    """One parameter of an action: its parser, the question that asks for it, its default.
+
+    ``extract`` optionally pulls the value out of a whole first message (skill-specific
+    wording such as a reminder's content); otherwise the engine extracts by ``parser``.
+    ``ask_once`` marks an optional slot asked for once after the required ones.
+    """
+
+    name: str
+    parser: SlotType
+    question: str
+    required: bool = True
+    default: Any = None
+    ask_once: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    hint: str = ""
+    extract: Extractor | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkillResult:
+    """What an action returns: the reply, structured data, the model-facing DTO, summary facts."""
+
+    reply: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    dto: Mapping[str, Any] = field(default_factory=dict)
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    ok: bool = True
+
+
+Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]
+ConfirmText = Callable[[Mapping[str, Any]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action of a skill. ``any_of`` lists slot groups of which one value is enough."""
+
+    name: str
+    intent: str
+    run: Runner
+    slots: tuple[SlotSpec, ...] = ()
+    writes: bool = False
+    confirm_text: ConfirmText | None = None
+    any_of: tuple[tuple[str, ...], ...] = ()
+    description: str = ""
+
+    def slot(self, name: str) -> SlotSpec | None:
+        """The slot called ``name``, if this action has one."""
+        return next((s for s in self.slots if s.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillSpec:
+    """A skill: a name and its actions."""
+
+    name: str
+    actions: tuple[ActionSpec, ...]
+    description: str = ""
+
+
+class SkillRegistry:
+    """Finds the skill and action behind an intent or a (skill, action) pair. Frozen once built."""
+
+    def __init__(self, skills: Iterable[SkillSpec]) -> None:
+        self._skills = {s.name: s for s in skills}
+        self._by_intent: dict[str, tuple[SkillSpec, ActionSpec]] = {}
+        for spec in self._skills.values():
+            for action in spec.actions:
+                self._by_intent.setdefault(action.intent, (spec, action))
+
+    def for_intent(self, intent: str) -> tuple[SkillSpec, ActionSpec] | None:
+        """The skill and action that serve ``intent``."""
+        return self._by_intent.get(intent)
+
+    def action(self, skill: str, action: str) -> ActionSpec | None:
+        """The action ``action`` of skill ``skill``."""
+        spec = self._skills.get(skill)
+        if spec is None:
+            return None
+        return next((a for a in spec.actions if a.name == action), None)
+
+    @property
+    def skills(self) -> tuple[SkillSpec, ...]:
+        """All registered skills."""
+        return tuple(self._skills.values())
+
+    def intents(self) -> frozenset[str]:
+        """Every intent some skill serves."""
+        return frozenset(self._by_intent)

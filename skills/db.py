@@ -1,0 +1,59 @@
+"""SQL persistence helpers: one engine factory for SQLite (default) and PostgreSQL.
+
+Table models live next to the skills that own them; :func:`init_db` imports every model
+module listed in :data:`MODEL_MODULES` so their tables are registered on ``SQLModel.metadata``.
+Writes are idempotent through a unique ``source_msg_id`` column on every table a message writes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import SQLModel, create_engine
+
+# Every module that defines SQLModel tables; add yours here.
+MODEL_MODULES: tuple[str, ...] = ()
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgres://``/``postgresql://`` and use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine:
+    """An engine for ``url``. ``schema`` sets the PostgreSQL search_path (throwaway test schemas)."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        kwargs.setdefault("connect_args", {"check_same_thread": False})
+        engine = create_engine(url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    if schema:
+        kwargs.setdefault("connect_args", {"options": f"-csearch_path={schema}"})
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(url, **kwargs)
+
+
+def import_models() -> None:
+    """Import every model module so all tables are known to ``SQLModel.metadata``."""
+    for name in MODEL_MODULES:
+        importlib.import_module(name)
+
+
+def init_db(engine: Engine) -> None:
+    """Create every table that does not exist yet (embedded mode and tests)."""
+    import_models()
+    SQLModel.metadata.create_all(engine)
