@@ -1,0 +1,109 @@
+"""The passive-reply hand-off between a waiting webhook request and the worker (atomic in Lua).
+
+States of one message: ``waiting`` (a webhook request may still answer it) → ``ready`` (the worker
+put the reply there) → ``taken`` (a webhook answered with it); or ``released`` (nobody waits any
+more: the worker delivers through the API) / ``released_ready`` (a ready reply nobody took in time:
+the sweeper hands it to the API path).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot import _webhook_keys as keys
+from bot._webhook_redis import RedisClient, run_script
+from bot._webhook_redis import text as _s
+
+HANDOFF_TTL_S = 900
+
+_OPEN = """
+local existed = redis.call('EXISTS', KEYS[1])
+if existed == 0 then
+  redis.call('HSET', KEYS[1], 'state', 'waiting', 'attempts', 1)
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  return {'waiting', 1}
+end
+local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+return {redis.call('HGET', KEYS[1], 'state'), n}
+"""
+_OFFER = """
+if redis.call('HGET', KEYS[1], 'state') == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'ready', 'text', ARGV[1])
+  return 1
+end
+return 0
+"""
+_CLAIM = """
+if redis.call('HGET', KEYS[1], 'state') == 'ready' then
+  redis.call('HSET', KEYS[1], 'state', 'taken')
+  return redis.call('HGET', KEYS[1], 'text')
+end
+return false
+"""
+_RELEASE = """
+local state = redis.call('HGET', KEYS[1], 'state')
+redis.call('ZREM', KEYS[2], ARGV[1])
+if state == 'waiting' then redis.call('HSET', KEYS[1], 'state', 'released') return {'released', ''} end
+if state == 'ready' then
+  redis.call('HSET', KEYS[1], 'state', 'released_ready')
+  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
+end
+return {state or 'gone', ''}
+"""
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The state a webhook attempt found: ``first`` is True only for the first delivery."""
+
+    state: str
+    attempt: int
+
+    @property
+    def first(self) -> bool:
+        return self.attempt == 1
+
+
+class Handoff:
+    """Redis I/O for the hand-off of one user's message replies."""
+
+    def __init__(self, redis: RedisClient) -> None:
+        self._redis = redis
+
+    def open(self, user: str, message_key: str, deadline: float) -> Opened:
+        """Register a webhook attempt; the first one also schedules the release ``deadline``."""
+        state, attempt = run_script(
+            self._redis, _OPEN, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+            [HANDOFF_TTL_S, deadline, f"{user}|{message_key}"],
+        )
+        return Opened(_s(state), int(attempt))
+
+    def state(self, user: str, message_key: str) -> str:
+        return _s(self._redis.hget(keys.handoff(user, message_key), "state"))
+
+    def offer(self, user: str, message_key: str, text: str) -> bool:
+        """Worker: hand ``text`` to the waiting webhook; False if nobody waits any more."""
+        return bool(run_script(self._redis, _OFFER, [keys.handoff(user, message_key)], [text]))
+
+    def claim(self, user: str, message_key: str) -> str | None:
+        """Webhook: take the ready reply (only one request can)."""
+        text = run_script(self._redis, _CLAIM, [keys.handoff(user, message_key)], [])
+        return _s(text) if text else None
+
+    def release(self, user: str, message_key: str) -> tuple[str, str]:
+        """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""
+        state, text = run_script(
+            self._redis, _RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+            [f"{user}|{message_key}"],
+        )
+        return _s(state), _s(text)
+
+    def due(self, now: float, limit: int = 100) -> list[tuple[str, str]]:
+        """Hand-offs whose deadline passed, as ``(user, message_key)``."""
+        members = self._redis.zrangebyscore(keys.handoff_deadlines(), "-inf", now, start=0, num=limit)
+        out = []
+        for member in members:
+            user, _, message_key = _s(member).partition("|")
+            out.append((user, message_key))
+        return out

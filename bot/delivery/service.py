@@ -1,0 +1,156 @@
+"""The delivery service: one place every outgoing message goes through (replies and pushes)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bot._webhook_redis import RedisClient
+from bot.delivery._store import DeliveryStore
+from bot.delivery.handoff import Handoff
+from bot.delivery.policy import Channel, DeliveryFacts, DeliveryPlan, Step, after_api_block, decide
+from bot.wechat.api import WeChatAPI
+from bot.wechat.errors import OutsideWindow, QuotaExceeded, UserRefused, WeChatAPIError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one piece of text."""
+
+    channel: Channel
+    status: str  # sent | parked | dropped | refused | failed | duplicate
+    text: str
+    code: int = 0
+
+
+@dataclass(frozen=True)
+class TemplateConfig:
+    """Template / subscribe message fallbacks; ``field`` is the data key the text goes into."""
+
+    template_id: str | None = None
+    template_field: str = "content"
+    subscribe_template_id: str | None = None
+    subscribe_field: str = "thing1"
+
+
+class DeliveryService:
+    """Deliver texts to a user by the policy in :mod:`bot.delivery.policy`, recording every outcome."""
+
+    def __init__(self, redis: RedisClient, api: WeChatAPI, *, templates: TemplateConfig | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = DeliveryStore(redis)
+        self.handoff = Handoff(redis)
+        self._api = api
+        self._templates = templates or TemplateConfig()
+        self._clock = clock
+
+    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None) -> list[Outcome]:
+        """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
+
+        ``passive`` defaults to "a webhook is still waiting for this message".
+        """
+        if passive is None:
+            passive = self.handoff.state(user, message_key) == "waiting"
+        parked = self.store.parked(user)
+        flags = self.store.flags(user)
+        facts = DeliveryFacts(
+            texts=tuple(texts), now=self._clock(), quota=self.store.quota(user), parked=tuple(parked),
+            passive=passive, template_id=self._templates.template_id,
+            subscribe_template_id=self._templates.subscribe_template_id,
+            unsubscribed=flags["unsubscribed"], refused=flags["refused"],
+        )
+        plan = decide(facts)
+        if plan.consumed_parked:
+            self.store.drop_parked(user, len(parked))
+        return self._run(user, message_key, plan, facts)
+
+    def _run(self, user: str, message_key: str, plan: DeliveryPlan, facts: DeliveryFacts) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        steps = list(plan.steps)
+        for i, step in enumerate(steps):
+            piece = hashlib.sha1(step.text.encode()).hexdigest()[:16]
+            if not self.store.mark(user, message_key, piece):
+                outcomes.append(Outcome(step.channel, "duplicate", step.text))
+                continue
+            try:
+                outcomes.append(self._send(user, message_key, step))
+            except _Replan as exc:
+                self.store.unmark(user, message_key, piece)
+                rest = [s.text for s in steps[i:]]
+                if exc.passive_lost:
+                    replanned = decide(replace(facts, texts=tuple(rest), parked=(), passive=False))
+                else:
+                    replanned = after_api_block(facts, rest)
+                if exc.outcome is not None:
+                    outcomes.append(exc.outcome)
+                return outcomes + self._run(
+                    user, message_key, replanned, replace(facts, passive=False, api_blocked=not exc.passive_lost)
+                )
+            except UserRefused as exc:
+                self.store.set_flag(user, "refused")
+                self.store.record(user, message_key, step.channel, "refused", exc.code)
+                outcomes.append(Outcome(step.channel, "refused", step.text, exc.code))
+                for later in steps[i + 1 :]:
+                    self.store.record(user, message_key, Channel.DROP, "dropped")
+                    outcomes.append(Outcome(Channel.DROP, "dropped", later.text))
+                return outcomes
+        return outcomes
+
+    def _send(self, user: str, message_key: str, step: Step) -> Outcome:
+        size = len(step.text.encode())
+        if step.channel is Channel.PASSIVE:
+            if not self.handoff.offer(user, message_key, step.text):
+                raise _Replan(None, passive_lost=True)
+            self.store.record(user, message_key, Channel.PASSIVE, "sent", size=size)
+            return Outcome(Channel.PASSIVE, "sent", step.text)
+        if step.channel in (Channel.PARK, Channel.DROP):
+            if step.channel is Channel.PARK:
+                self.store.park(user, step.text)
+            status = "parked" if step.channel is Channel.PARK else "dropped"
+            self.store.record(user, message_key, step.channel, status, size=size)
+            return Outcome(step.channel, status, step.text)
+        try:
+            self._call(user, message_key, step)
+        except (OutsideWindow, QuotaExceeded) as exc:
+            if step.channel is not Channel.CUSTOM:
+                return self._park_failed(user, message_key, step, exc)
+            self.store.exhaust(user)
+            self.store.record(user, message_key, step.channel, "blocked", exc.code, size)
+            raise _Replan(Outcome(step.channel, "blocked", step.text, exc.code), passive_lost=False) from exc
+        except UserRefused:
+            raise
+        except WeChatAPIError as exc:
+            return self._park_failed(user, message_key, step, exc)
+        if step.allowance is not None:
+            self.store.spend(user, step.allowance)
+        self.store.record(user, message_key, step.channel, "sent", size=size)
+        return Outcome(step.channel, "sent", step.text)
+
+    def _call(self, user: str, message_key: str, step: Step) -> None:
+        t = self._templates
+        if step.channel is Channel.CUSTOM:
+            self._api.send_text(user, step.text)
+        elif step.channel is Channel.TEMPLATE and t.template_id:
+            msgid = self._api.send_template(user, t.template_id, {t.template_field: step.text})
+            self.store.remember_template(user, msgid, message_key)
+        elif step.channel is Channel.SUBSCRIBE and t.subscribe_template_id:
+            self._api.send_subscribe(user, t.subscribe_template_id, {t.subscribe_field: step.text})
+
+    def _park_failed(self, user: str, message_key: str, step: Step, exc: WeChatAPIError) -> Outcome:
+        """WeChat is down or refused for another reason: keep the text for the next touch."""
+        log.warning("delivery via %s failed with %s; parked", step.channel, exc.code)
+        self.store.park(user, step.text)
+        self.store.record(user, message_key, step.channel, "failed", exc.code, len(step.text.encode()))
+        return Outcome(Channel.PARK, "parked", step.text, exc.code)
+
+
+class _Replan(Exception):
+    def __init__(self, outcome: Outcome | None, *, passive_lost: bool) -> None:
+        super().__init__("replan")
+        self.outcome = outcome
+        self.passive_lost = passive_lost

@@ -1,0 +1,42 @@
+"""Fixtures for the WeChat edge tests: fake WeChat API server, fakeredis, real Redis DB 2."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import fakeredis
+import pytest
+import redis
+
+from bot.wechat import AccessTokenService, WeChatpyAPI
+from bot.wechat.adapter import StableTokenFetcher
+from bot.wechat.testkit import FakeWeChatServer
+
+REAL_REDIS_URL = "redis://127.0.0.1:6379/2"
+
+
+@pytest.fixture
+def wx() -> Iterator[FakeWeChatServer]:
+    with FakeWeChatServer() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_redis() -> redis.Redis:
+    return fakeredis.FakeRedis()
+
+
+@pytest.fixture
+def real_redis() -> Iterator[redis.Redis]:
+    conn = redis.Redis.from_url(REAL_REDIS_URL)
+    conn.flushdb()
+    yield conn
+    conn.flushdb()
+    conn.close()
+
+
+def make_api(wx: FakeWeChatServer, conn: redis.Redis, *, timeout: float = 2.0) -> WeChatpyAPI:
+    app_id, secret = wx.state.app_id, wx.state.secret
+    fetcher = StableTokenFetcher(app_id, secret, base_url=wx.url, timeout=timeout)
+    tokens = AccessTokenService(conn, fetcher, app_id=app_id)
+    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=wx.url, timeout=timeout)

@@ -1,0 +1,115 @@
+"""Delivery paths end to end against the fake WeChat API (real HTTP) and fakeredis."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.delivery import Channel, DeliveryService, TemplateConfig
+from bot.wechat.testkit import FakeWeChatServer
+from tests.edge.conftest import make_api
+
+NOW = 1_800_000_000.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = NOW
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def service(wx, conn, clock, **tmpl) -> DeliveryService:
+    return DeliveryService(conn, make_api(wx, conn), templates=TemplateConfig(**tmpl), clock=clock)
+
+
+def test_five_custom_messages_per_48h_then_template(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock, template_id="tmpl")
+    svc.store.on_user_message("u1", NOW - 60)
+    for i in range(6):
+        svc.deliver("u1", f"push-{i}", [f"提醒 {i}"])
+    assert [s.kind for s in wx.state.sent] == ["custom"] * 5 + ["template"]
+    clock.t = NOW + 48 * 3600
+    svc.deliver("u1", "push-late", ["迟到的提醒"])
+    assert wx.state.sent[-1].kind == "template"
+    channels = [o["channel"] for o in svc.store.outcomes("u1")]
+    assert channels == ["custom"] * 5 + ["template", "template"]
+
+
+def test_interaction_allows_three_within_a_minute(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    svc.store.on_interaction("u1", NOW)
+    outs = [svc.deliver("u1", f"m{i}", [f"第{i}条"])[0] for i in range(4)]
+    assert [o.channel for o in outs] == [Channel.CUSTOM] * 3 + [Channel.PARK]
+
+
+def test_parked_text_is_prepended_to_the_next_passive_reply(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    assert svc.deliver("u1", "push-1", ["晚上9点倒垃圾"])[0].channel is Channel.PARK
+    svc.handoff.open("u1", "msg-2", deadline=NOW + 15)
+    out = svc.deliver("u1", "msg-2", ["你好"])
+    assert [o.channel for o in out] == [Channel.PASSIVE]
+    assert svc.handoff.claim("u1", "msg-2") == "晚上9点倒垃圾\n\n你好"
+    assert svc.store.parked("u1") == []
+    assert wx.state.sent == []
+
+
+@pytest.mark.parametrize(("code", "tmpl", "expected"), [
+    (45015, {"template_id": "t"}, "template"),
+    (45047, {"subscribe_template_id": "s"}, "subscribe"),
+    (45015, {}, None),
+])
+def test_window_or_quota_refusal_falls_back(wx: FakeWeChatServer, fake_redis, clock, code, tmpl, expected) -> None:
+    svc = service(wx, fake_redis, clock, **tmpl)
+    svc.store.on_user_message("u1", NOW)
+    wx.fail("custom", errcode=code)
+    out = svc.deliver("u1", "m1", ["内容"])
+    assert out[0].status == "blocked" and out[0].code == code
+    assert [s.kind for s in wx.state.sent] == ([expected] if expected else [])
+    if expected is None:
+        assert svc.store.parked("u1") == ["内容"]
+    # the quota is treated as used up: the next push does not try custom again
+    svc.deliver("u1", "m2", ["再来"])
+    assert all(s.kind != "custom" for s in wx.state.sent)
+
+
+def test_user_refused_stops_everything(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock, subscribe_template_id="s")
+    wx.fail("subscribe", errcode=43101)
+    out = svc.deliver("u1", "m1", ["a" * 2000, "b" * 2000])
+    assert [o.status for o in out] == ["refused", "dropped"]
+    assert svc.deliver("u1", "m2", ["c"])[0].channel is Channel.DROP
+    assert wx.state.sent == []
+
+
+def test_unsubscribed_user_gets_no_push_and_5xx_parks(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    svc.store.on_user_message("u1", NOW)
+    svc.store.set_flag("u2", "unsubscribed")
+    assert svc.deliver("u2", "m1", ["x"])[0].channel is Channel.DROP
+    wx.fail("custom", status=503)
+    assert svc.deliver("u1", "m1", ["y"])[0].status == "parked"
+    assert svc.store.parked("u1") == ["y"]
+
+
+def test_a_redelivered_reply_is_sent_once(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    svc.store.on_user_message("u1", NOW)
+    svc.deliver("u1", "m1", ["只发一次"])
+    again = svc.deliver("u1", "m1", ["只发一次"])
+    assert again[0].status == "duplicate"
+    assert len(wx.state.sent) == 1
+
+
+def test_long_text_spends_one_quota_per_2048_bytes(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    svc.store.on_user_message("u1", NOW)
+    svc.deliver("u1", "m1", ["短句。", "长" * 1000, "尾巴"])  # 3000+ bytes → 2 messages, not 3
+    assert len(wx.state.sent) == 2
+    assert all(len(s.text.encode()) <= 2048 for s in wx.state.sent)
+    assert svc.store.quota("u1").message_used == 2
