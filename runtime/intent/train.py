@@ -1,0 +1,172 @@
+"""Train the local intent model: ``python -m runtime.intent.train [--data-dir DIR] [--out FILE]``.
+
+Compares a few scikit-learn linear models on character n-gram TF-IDF features, picks the one with
+the best dev accuracy, chooses the confidence threshold on the dev split (lowest threshold whose
+false-task rate is within target), exports the weights to a NumPy-only artifact and prints dev
+accuracy, macro F1, false-task rate, load time and artifact size. Deterministic (fixed seeds).
+scikit-learn is needed here only; run-time inference uses :mod:`runtime.intent._linear`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+
+from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
+from ._features import FeatureConfig, char_ngrams
+from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
+from ._metrics import DevReport, choose_threshold, report
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One model option: feature config plus a factory for the scikit-learn classifier."""
+
+    name: str
+    features: FeatureConfig
+    make: Callable[[], Any]
+
+
+def _lr(c: float, balanced: bool = False) -> Callable[[], Any]:
+    weight = "balanced" if balanced else None
+    return lambda: LogisticRegression(C=c, max_iter=3000, class_weight=weight, random_state=SEED)
+
+
+def _svc(c: float) -> Callable[[], Any]:
+    return lambda: CalibratedClassifierCV(
+        LinearSVC(C=c, random_state=SEED, max_iter=5000), method="sigmoid", cv=3, ensemble=False
+    )
+
+
+CANDIDATES: tuple[Candidate, ...] = (
+    Candidate("char1-3 tfidf + logreg C=10", FeatureConfig(), _lr(10.0)),
+    Candidate("char1-3 tfidf + logreg C=30 balanced", FeatureConfig(), _lr(30.0, balanced=True)),
+    Candidate("char1-3 tfidf + linear SVM C=0.5 + sigmoid calibration", FeatureConfig(), _svc(0.5)),
+    Candidate("char1-3 tfidf + linear SVM C=1 + sigmoid calibration", FeatureConfig(), _svc(1.0)),
+    Candidate("char1-4 tfidf + linear SVM C=0.5 + sigmoid calibration", FeatureConfig(max_n=4), _svc(0.5)),
+    Candidate("char1-2 tfidf + logreg C=10", FeatureConfig(max_n=2), _lr(10.0)),
+)
+
+
+def fit(candidate: Candidate, train: Sequence[Example]) -> LinearIntentModel:
+    """Fit one candidate and export it as a NumPy-only model."""
+    vectorizer = TfidfVectorizer(
+        analyzer=partial(char_ngrams, config=candidate.features),
+        min_df=2,
+        sublinear_tf=True,
+        dtype=np.float32,
+    )
+    x = vectorizer.fit_transform([ex.text for ex in train])
+    classifier = candidate.make()
+    classifier.fit(x, [ex.label for ex in train])
+    calibration = None
+    if isinstance(classifier, CalibratedClassifierCV):
+        fitted = classifier.calibrated_classifiers_[0]
+        linear = fitted.estimator
+        calibration = np.array(
+            [[c.a_ for c in fitted.calibrators], [c.b_ for c in fitted.calibrators]], dtype=np.float32
+        )
+    else:
+        linear = classifier
+    vocabulary = {str(gram): int(index) for gram, index in vectorizer.vocabulary_.items()}
+    return LinearIntentModel(
+        labels=tuple(str(label) for label in linear.classes_),
+        vocabulary=vocabulary,
+        idf=vectorizer.idf_.astype(np.float32),
+        coef=np.ascontiguousarray(linear.coef_.T, dtype=np.float32),
+        intercept=linear.intercept_.astype(np.float32),
+        features=candidate.features,
+        calibration=calibration,
+        meta={"model": candidate.name},
+    )
+
+
+def evaluate(model: LinearIntentModel, dev: Sequence[Example], threshold: float | None = None) -> DevReport:
+    """Dev metrics of ``model``; the threshold is chosen on ``dev`` when not given."""
+    gold = [ex.label for ex in dev]
+    predictions = [model.predict(ex.text) for ex in dev]
+    pred = [p.label for p in predictions]
+    conf = [p.confidence for p in predictions]
+    chosen = choose_threshold(gold, pred, conf) if threshold is None else threshold
+    return report(gold, pred, conf, chosen)
+
+
+def _line(name: str, r: DevReport) -> str:
+    return (
+        f"{name:<58} n={r.n:5d} acc={r.accuracy:.4f} macroF1={r.macro_f1:.4f} thr={r.threshold:.2f} "
+        f"false-task={r.false_task_rate:.4f} coverage={r.coverage:.4f} acc@accepted={r.accepted_accuracy:.4f}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Train, compare, export; print the measurements."""
+    parser = argparse.ArgumentParser(prog="python -m runtime.intent.train", description=__doc__)
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--out", type=Path, default=DEFAULT_ARTIFACT)
+    args = parser.parse_args(argv)
+
+    train, dev = load_split(args.data_dir)
+    print(f"train={len(train)} dev={len(dev)} (dev share 0.2, seed {SEED})")
+    best: tuple[float, float, LinearIntentModel, DevReport] | None = None
+    for candidate in CANDIDATES:
+        started = time.perf_counter()
+        model = fit(candidate, train)
+        result = evaluate(model, dev)
+        print(_line(candidate.name, result) + f" fit={time.perf_counter() - started:.1f}s")
+        if best is None or (result.accuracy, result.macro_f1) > (best[0], best[1]):
+            best = (result.accuracy, result.macro_f1, model, result)
+    assert best is not None
+    _, _, model, chosen = best
+    public = evaluate(model, [ex for ex in dev if not ex.source.startswith("own:")], chosen.threshold)
+    own = evaluate(model, [ex for ex in dev if ex.source.startswith("own:")], chosen.threshold)
+    meta = dict(
+        model.meta,
+        seed=SEED,
+        threshold=chosen.threshold,
+        dev=asdict(chosen),
+        dev_public=asdict(public),
+        dev_own=asdict(own),
+        train_size=len(train),
+    )
+    final = LinearIntentModel(
+        model.labels,
+        model.vocabulary,
+        model.idf,
+        model.coef,
+        model.intercept,
+        model.features,
+        model.calibration,
+        meta,
+    )
+    save_artifact(final, args.out)
+
+    started = time.perf_counter()
+    loaded = load_artifact(args.out)
+    load_s = time.perf_counter() - started
+    started = time.perf_counter()
+    reloaded = evaluate(loaded, dev, chosen.threshold)
+    per_msg_ms = (time.perf_counter() - started) * 1000 / len(dev)
+    print(f"\nchosen: {model.meta['model']}")
+    print(_line("dev (all), float16 artifact", reloaded))
+    print(_line("dev (public data only)", public))
+    print(_line("dev (own examples only)", own))
+    print(
+        f"artifact={args.out} size={args.out.stat().st_size / 1e6:.2f} MB features={len(loaded.vocabulary)} "
+        f"load={load_s * 1000:.0f} ms predict={per_msg_ms:.2f} ms/message"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
