@@ -1,0 +1,48 @@
+"""Stage ``fallback``: the last stage, always matches. A small tool agent, chit-chat, or a fixed answer.
+
+With no model configured it answers deterministically (a friendly line and what the bot can do) and
+makes no call. A write the model asks for comes back as ``AgentOutcome.pending`` (reply None): the
+engine starts that intent's action with those params, so its usual slot filling and "确认…吗？" run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from runtime.cascade._match import Kind, Match
+from runtime.llm import LLM
+from runtime.llm.agent import AgentOutcome, FallbackAgent
+from runtime.llm.tools import AgentTool, datetime_tool, tools_from_skills
+from runtime.turn import Stage
+from runtime.views import ModelSummary, RouterView
+
+__all__ = ["FallbackStage", "tools_for_turn"]
+
+
+def tools_for_turn(skills: Iterable[Any], run_action: Callable[[Any, Mapping[str, Any]], Any],
+                   read_only: Iterable[str], now: Callable[[], datetime]) -> list[AgentTool]:
+    """Every tool known this turn: one per skill action, plus the built-in date tool if no skill has one."""
+    tools = tools_from_skills(skills, run_action, read_only)
+    if not any(t.name == "datetime_query" for t in tools):
+        tools.append(datetime_tool(now))
+    return tools
+
+
+class FallbackStage:
+    """The fallback stage."""
+
+    stage = Stage.FALLBACK
+
+    def __init__(self, llm: LLM, *, max_iterations: int = 4) -> None:
+        self._agent = FallbackAgent(llm, max_iterations=max_iterations)
+
+    def match(self, view: RouterView) -> Match:
+        """Always matches (the cascade's last stage). Pure."""
+        return Match(stage=Stage.FALLBACK, kind=Kind.UNKNOWN, intent="unknown", confidence=0.0)
+
+    def handle(self, view: RouterView, summary: ModelSummary, tools: Sequence[AgentTool] = (), *,
+               hints: Sequence[str] = ()) -> AgentOutcome:
+        """Answer the message; ``hints`` are read-only intents earlier stages thought plausible."""
+        return self._agent.answer(view.text, summary.text, tools, hints=hints)

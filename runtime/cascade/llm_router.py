@@ -1,0 +1,47 @@
+"""Stage ``llm_router``: asks the ``intent_routing`` model when rules and the local model were unsure.
+
+``applies`` is pure (is a model configured, is there text to route); ``decide`` makes the call and
+returns a ``Match`` when the model chose a real intent confidently, else None so the cascade moves on
+to ``fallback``. The prompt holds the label list, the model summary sentence and the message only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from runtime.cascade._match import Kind, Match
+from runtime.llm import LLM
+from runtime.llm._labels import RouteLabel, default_labels
+from runtime.llm.routing import RouteOutcome, Router
+from runtime.turn import Origin, Stage
+from runtime.views import ModelSummary, RouterView
+
+__all__ = ["DEFAULT_THRESHOLD", "LLMRouterStage"]
+
+DEFAULT_THRESHOLD = 0.6
+
+
+class LLMRouterStage:
+    """The LLM routing stage."""
+
+    stage = Stage.LLM_ROUTER
+
+    def __init__(self, llm: LLM, labels: Sequence[RouteLabel] | None = None, *,
+                 threshold: float = DEFAULT_THRESHOLD) -> None:
+        self._router = Router(llm, labels or default_labels())
+        self.threshold = threshold
+
+    def applies(self, view: RouterView) -> bool:
+        """True when a routing model is configured and the turn is typed or spoken text. Pure."""
+        return (self._router.available and bool(view.text.strip())
+                and view.origin in (Origin.TEXT.value, Origin.VOICE.value))
+
+    def decide(self, view: RouterView, summary: ModelSummary) -> tuple[Match | None, RouteOutcome]:
+        """Route the message; the outcome goes to the trace even when there is no match."""
+        outcome = self._router.route(view.text, summary.text)
+        if not outcome.decided(self.threshold):
+            return None, outcome
+        kind = Kind.CHITCHAT if outcome.intent == "chitchat" else Kind.INTENT
+        detail = f"mode={outcome.mode.value if outcome.mode else '-'}{' repaired' if outcome.repaired else ''}"
+        return Match(stage=Stage.LLM_ROUTER, kind=kind, intent=outcome.intent, confidence=outcome.confidence,
+                     params=dict(outcome.params), detail=detail), outcome
