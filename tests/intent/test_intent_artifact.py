@@ -20,9 +20,7 @@ SAMPLES = ["明天北京天气怎么样", "取消明天的提醒", "我想听周
 def _tiny_model(calibrated: bool) -> LinearIntentModel:
     labels = ("chitchat", "weather.query", "unknown")
     vocabulary = {"天": 0, "气": 1, "天气": 2, "你": 3, "好": 4, "^你好": 5}
-    coef = np.array(
-        [[0, 2, 0], [0, 2, 0], [0, 3, 0], [2, 0, 0], [1, 0, 0], [2, 0, 0]], dtype=np.float32
-    )
+    coef = np.array([[0, 2, 0], [0, 2, 0], [0, 3, 0], [2, 0, 0], [1, 0, 0], [2, 0, 0]], dtype=np.float32)
     calibration = np.array([[-3, -3, -3], [1, 1, 1]], dtype=np.float32) if calibrated else None
     return LinearIntentModel(
         labels=labels,

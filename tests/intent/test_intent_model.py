@@ -79,7 +79,14 @@ def test_obvious_examples(model: LinearIntentModel, text: str, label: str) -> No
 
 @pytest.mark.parametrize(
     "text",
-    ["帮我订一张去上海的机票", "我想听周杰伦的歌", "打开客厅的灯", "把空调调到26度", "头疼吃什么药好", "播放新闻"],
+    [
+        "帮我订一张去上海的机票",
+        "我想听周杰伦的歌",
+        "打开客厅的灯",
+        "把空调调到26度",
+        "头疼吃什么药好",
+        "播放新闻",
+    ],
 )
 def test_out_of_scope_never_starts_a_task(model: LinearIntentModel, text: str) -> None:
     prediction = model.predict(text)
@@ -122,7 +129,9 @@ def test_dev_metrics_stay_above_measured_floor(model: LinearIntentModel) -> None
     _, dev = load_split()
     gold = [ex.label for ex in dev]
     predictions = [model.predict(ex.text) for ex in dev]
-    result = report(gold, [p.label for p in predictions], [p.confidence for p in predictions], DEFAULT_THRESHOLD)
+    result = report(
+        gold, [p.label for p in predictions], [p.confidence for p in predictions], DEFAULT_THRESHOLD
+    )
     assert result.n == model.meta["dev"]["n"]
     assert result.accuracy >= DEV_ACCURACY_FLOOR
     assert result.macro_f1 >= DEV_MACRO_F1_FLOOR
