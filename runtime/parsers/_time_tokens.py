@@ -1,0 +1,323 @@
+"""Tokens of Chinese time phrases: every regex lives here, resolution lives in ``_time_resolve``.
+
+A token is one recognised piece (a day word, a weekday, a part of day, a clock form, a
+duration, a recurrence) with its character span in the original text, so callers can
+strip exactly what was understood.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["Kind", "Part", "Token", "cn_int", "tokenize"]
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+           "八": 8, "九": 9}
+_FULLWIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
+def cn_int(text: str) -> int | None:
+    """A small non-negative integer written in Arabic or Chinese numerals (一百二十三, 十一, 零五, 05)."""
+    text = text.translate(_FULLWIDTH)
+    if text.isdigit():
+        return int(text)
+    if not text or any(c not in _DIGITS and c not in "十百" for c in text):
+        return None
+    total, digit = 0, None
+    for char in text:
+        if char in _DIGITS:
+            if digit is not None and digit != 0:
+                return None  # two digits in a row such as 二三
+            digit = _DIGITS[char]
+        else:
+            unit = 10 if char == "十" else 100
+            total += (1 if digit is None else digit) * unit
+            digit = None
+    return total + (digit or 0)
+
+
+class Kind(StrEnum):
+    """What a token says."""
+
+    DAY = "day"            # 今天/明天/… and N天后: ``offset`` days, maybe ``part`` (今晚)
+    WEEK = "week"          # 周五/下周三: ``weekday`` 0-6, ``week`` None (bare) or a week offset
+    MONTHDAY = "monthday"  # 12月24日/下个月1号/3号: ``month``/``month_offset``, ``day``, ``year``
+    PART = "part"          # 早上/下午/…
+    CLOCK = "clock"        # 8点半 / 20:00: ``hour``, ``minute``
+    DELTA = "delta"        # 10分钟后: ``minutes``
+    RECUR = "recur"        # 每天/每周一/工作日/每月1号: ``rrule``
+
+
+class Part(StrEnum):
+    """Parts of the day; each has a default hour and a rule for reading 1-12 o'clock."""
+
+    DAWN = "dawn"
+    MORNING = "morning"
+    FORENOON = "forenoon"
+    NOON = "noon"
+    AFTERNOON = "afternoon"
+    DUSK = "dusk"
+    EVENING = "evening"
+    NIGHT = "night"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One recognised piece of a time phrase and where it sits in the text."""
+
+    kind: Kind
+    start: int
+    end: int
+    offset: int = 0
+    weekday: int = 0
+    week: int | None = None
+    year: int | None = None
+    month: int | None = None
+    month_offset: int | None = None
+    day: int = 0
+    part: Part | None = None
+    hour: int = 0
+    minute: int = 0
+    minutes: float = 0.0
+    rrule: str = ""
+    weak: bool = False  # 早/晚 only count next to a clock; 一点 alone is "a little", not 1 o'clock
+
+
+_N = r"[0-9０-９零〇一二两三四五六七八九十百]+"
+_DN = r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百]+)"
+_AFTER = r"(?:之后|以后|后)"
+_WD = "一二三四五六日天"
+_WD_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+_PARTS: dict[str, Part] = {
+    "凌晨": Part.DAWN, "清晨": Part.MORNING, "早晨": Part.MORNING, "早上": Part.MORNING, "一早": Part.MORNING,
+    "大早": Part.MORNING, "上午": Part.FORENOON, "中午": Part.NOON, "正午": Part.NOON, "午间": Part.NOON,
+    "下午": Part.AFTERNOON, "午后": Part.AFTERNOON, "傍晚": Part.DUSK, "黄昏": Part.DUSK,
+    "晚上": Part.EVENING, "晚间": Part.EVENING, "夜里": Part.EVENING, "夜间": Part.EVENING,
+    "夜晚": Part.EVENING, "半夜": Part.NIGHT, "深夜": Part.NIGHT, "午夜": Part.NIGHT,
+    "早": Part.MORNING, "晚": Part.EVENING, "夜": Part.EVENING,
+}
+_DAY_WORDS: dict[str, tuple[int, Part | None]] = {
+    "大大后天": (4, None), "大后天": (3, None), "后天": (2, None), "明天": (1, None), "明日": (1, None),
+    "明儿": (1, None), "今天": (0, None), "今日": (0, None), "今儿": (0, None),
+    "今晚": (0, Part.EVENING), "今夜": (0, Part.EVENING), "今早": (0, Part.MORNING), "今晨": (0, Part.MORNING),
+    "明早": (1, Part.MORNING), "明晨": (1, Part.MORNING), "明晚": (1, Part.EVENING), "明夜": (1, Part.EVENING),
+    "后晚": (2, Part.EVENING),
+}
+
+
+def _weekday(char: str) -> int | None:
+    if char.isdigit():
+        value = int(char)
+        return value - 1 if 1 <= value <= 7 else None
+    index = _WD.find(char)
+    return None if index < 0 else min(index, 6)
+
+
+def _alt(words: object) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[call-overload]
+
+
+Builder = Callable[[re.Match[str]], Token | None]
+_RULES: list[tuple[re.Pattern[str], Builder]] = []
+
+
+def _rule(pattern: str) -> Callable[[Builder], Builder]:
+    def register(builder: Builder) -> Builder:
+        _RULES.append((re.compile(pattern), builder))
+        return builder
+    return register
+
+
+def _tok(m: re.Match[str], kind: Kind, **values: object) -> Token:
+    return Token(kind, m.start(), m.end(), **values)  # type: ignore[arg-type]
+
+
+@_rule(r"每个?工作日|工作日|(?:每个?)?(?:周|星期|礼拜)一(?:到|至|~|-)(?:周|星期|礼拜)?五")
+def _workdays(m: re.Match[str]) -> Token:
+    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+
+
+@_rule(r"每天|每日|天天|每一天|每晚|每早|每天晚上")
+def _daily(m: re.Match[str]) -> Token:
+    part = {"每晚": Part.EVENING, "每早": Part.MORNING}.get(m.group(0))
+    return _tok(m, Kind.RECUR, rrule="FREQ=DAILY", part=part)
+
+
+@_rule(rf"每隔?(?P<n>{_N})天")
+def _every_n_days(m: re.Match[str]) -> Token | None:
+    n = cn_int(m.group("n"))
+    if n is None or n < 1 or n > 366:
+        return None
+    return _tok(m, Kind.RECUR, rrule="FREQ=DAILY" if n == 1 else f"FREQ=DAILY;INTERVAL={n}")
+
+
+@_rule(r"每个?(?:周|星期|礼拜)(?P<wds>[一二三四五六日天1-7](?:[、，,和及与跟]?(?:周|星期|礼拜)?[一二三四五六日天1-7])*)")
+def _weekly(m: re.Match[str]) -> Token | None:
+    days = sorted({d for c in m.group("wds") if (d := _weekday(c)) is not None})
+    if not days:
+        return None
+    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=" + ",".join(_WD_CODES[d] for d in days))
+
+
+@_rule(r"每个?周末")
+def _weekends(m: re.Match[str]) -> Token:
+    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=SA,SU")
+
+
+@_rule(rf"每个?月(?:的)?(?:(?P<d>{_N})(?:号|日)|(?P<last>最后一天|月底|底))")
+def _monthly(m: re.Match[str]) -> Token | None:
+    if m.group("last"):
+        return _tok(m, Kind.RECUR, rrule="FREQ=MONTHLY;BYMONTHDAY=-1")
+    day = cn_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+    return _tok(m, Kind.RECUR, rrule=f"FREQ=MONTHLY;BYMONTHDAY={day}")
+
+
+@_rule(rf"每年(?:的)?(?P<m>{_N})月(?P<d>{_N})(?:号|日)?")
+def _yearly(m: re.Match[str]) -> Token | None:
+    month, day = cn_int(m.group("m")), cn_int(m.group("d"))
+    if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return _tok(m, Kind.RECUR, rrule=f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}")
+
+
+@_rule(rf"(?:再过|过)?(?P<q>[一两二三1-3])刻钟?{_AFTER}")
+def _quarters(m: re.Match[str]) -> Token | None:
+    q = cn_int(m.group("q"))
+    return None if not q else _tok(m, Kind.DELTA, minutes=15.0 * q)
+
+
+@_rule(rf"(?:再过|过)?(?:(?P<h>{_DN}|半)(?P<hh>个半)?个?(?:小时|钟头)(?P<h2>半)?)?"
+       rf"(?:零?(?P<m>{_DN})(?:分钟|分))?{_AFTER}")
+def _delta(m: re.Match[str]) -> Token | None:
+    minutes = 0.0
+    if m.group("h"):
+        raw = m.group("h")
+        hours = 0.5 if raw == "半" else _number(raw)
+        if hours is None:
+            return None
+        minutes += 60 * (hours + (0.5 if m.group("hh") or m.group("h2") else 0))
+    if m.group("m"):
+        mins = _number(m.group("m"))
+        if mins is None:
+            return None
+        minutes += mins
+    if minutes <= 0 or minutes > 60 * 24 * 31:
+        return None
+    return _tok(m, Kind.DELTA, minutes=minutes)
+
+
+def _number(raw: str) -> float | None:
+    try:
+        return float(raw)
+    except ValueError:
+        value = cn_int(raw)
+        return None if value is None else float(value)
+
+
+@_rule(rf"(?:再过|过)?(?P<n>{_N})(?P<unit>天|个星期|个礼拜|星期|礼拜|周|个月){_AFTER}")
+def _days_later(m: re.Match[str]) -> Token | None:
+    n = cn_int(m.group("n"))
+    if n is None or n < 1 or n > 400:
+        return None
+    unit = m.group("unit")
+    if unit == "个月":
+        return _tok(m, Kind.MONTHDAY, month_offset=n, day=0)
+    return _tok(m, Kind.DAY, offset=n * (1 if unit == "天" else 7))
+
+
+@_rule(_alt(_DAY_WORDS))
+def _day_word(m: re.Match[str]) -> Token:
+    offset, part = _DAY_WORDS[m.group(0)]
+    return _tok(m, Kind.DAY, offset=offset, part=part)
+
+
+@_rule(r"(?P<pre>下下个?|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末1-7])")
+def _week(m: re.Match[str]) -> Token | None:
+    char = m.group("wd")
+    weekday = 5 if char == "末" else _weekday(char)
+    if weekday is None:
+        return None
+    pre = (m.group("pre") or "").rstrip("个")
+    week = {"": None, "这": 0, "本": 0, "下": 1, "下下": 2, "上": -1}[pre]
+    return _tok(m, Kind.WEEK, weekday=weekday, week=week)
+
+
+@_rule(rf"(?:(?P<y>\d{{4}}|今|明)年)?(?P<m>{_N})月(?P<d>{_N})(?:号|日)")
+def _month_day(m: re.Match[str]) -> Token | None:
+    month, day = cn_int(m.group("m")), cn_int(m.group("d"))
+    if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    raw_year = m.group("y")
+    year = None if raw_year is None else -1 if raw_year == "今" else -2 if raw_year == "明" else int(raw_year)
+    return _tok(m, Kind.MONTHDAY, month=month, day=day, year=year)
+
+
+@_rule(rf"(?P<mo>下下个?月|下个?月|这个?月|本月)(?:的)?(?P<d>{_N})(?:号|日)")
+def _relative_month_day(m: re.Match[str]) -> Token | None:
+    day = cn_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+    mo = m.group("mo").replace("个", "")
+    return _tok(m, Kind.MONTHDAY, month_offset={"下下月": 2, "下月": 1}.get(mo, 0), day=day)
+
+
+@_rule(rf"(?<![月\d零〇一二两三四五六七八九十])(?P<d>{_N})号(?![楼线门房床口位球码院])")
+def _bare_day(m: re.Match[str]) -> Token | None:
+    day = cn_int(m.group("d"))
+    if day is None or not 1 <= day <= 31:
+        return None
+    return _tok(m, Kind.MONTHDAY, day=day)
+
+
+@_rule(_alt(_PARTS))
+def _part(m: re.Match[str]) -> Token:
+    return _tok(m, Kind.PART, part=_PARTS[m.group(0)], weak=len(m.group(0)) == 1)
+
+
+@_rule(r"(?<![\d.])(?P<h>[01]?\d|2[0-4])[:：](?P<m>[0-5]\d)(?!\d)")
+def _colon_clock(m: re.Match[str]) -> Token:
+    return _tok(m, Kind.CLOCK, hour=int(m.group("h")), minute=int(m.group("m")))
+
+
+@_rule(rf"(?<![\d零〇一二两三四五六七八九十])(?P<h>{_N})(?:点(?![点儿])|时)"
+       rf"(?:钟|整|(?P<half>半)|(?P<q>[一三])刻|过?(?P<m>{_N})(?:分钟|分)?)?")
+def _clock(m: re.Match[str]) -> Token | None:
+    hour = cn_int(m.group("h"))
+    if hour is None or hour > 24:
+        return None
+    minute = 0
+    if m.group("half"):
+        minute = 30
+    elif m.group("q"):
+        minute = 15 if m.group("q") == "一" else 45
+    elif m.group("m"):
+        raw = m.group("m").lstrip("零〇")
+        value = cn_int(raw) if raw else 0
+        if value is None or value > 59:
+            return None
+        minute = value
+    weak = m.group(0) == "一点"
+    return _tok(m, Kind.CLOCK, hour=hour, minute=minute, weak=weak)
+
+
+def _candidates(text: str) -> Iterator[tuple[int, Token]]:
+    for priority, (pattern, builder) in enumerate(_RULES):
+        for m in pattern.finditer(text):
+            if m.end() > m.start() and (token := builder(m)) is not None:
+                yield priority, token
+
+
+def tokenize(text: str) -> list[Token]:
+    """All time tokens of ``text``, left to right, never overlapping (the longest wins at a position)."""
+    ordered = sorted(_candidates(text), key=lambda pt: (pt[1].start, -(pt[1].end - pt[1].start), pt[0]))
+    chosen: list[Token] = []
+    for _, token in ordered:
+        if not chosen or token.start >= chosen[-1].end:
+            chosen.append(token)
+    return chosen
