@@ -38,6 +38,7 @@ class RouterView:
     pending_confirmation: str | None = None
     has_paused: bool = False
     clarifying: bool = False
+    now: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,100 @@
+"""Wiring: build the engine and its dependencies from Settings (the only place that does)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings
+from runtime.engine import Engine
+from runtime.skill import SkillRegistry
+from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
+from skills import all_skills
+from skills.db import init_db, make_engine
+from skills.services import Services
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    """Everything one process needs to run turns."""
+
+    settings: Settings
+    redis: Any
+    store: ContextStore
+    services: Services
+    engine: Engine
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+def make_redis(settings: Settings) -> Any:
+    """A Redis client: the configured server, or an in-process substitute (embedded mode)."""
+    if settings.redis_url:
+        import redis
+
+        return redis.Redis.from_url(settings.redis_url)
+    import fakeredis
+
+    return fakeredis.FakeRedis(server=_embedded_server())
+
+
+_SERVER: Any = None
+
+
+def _embedded_server() -> Any:
+    global _SERVER
+    if _SERVER is None:
+        import fakeredis
+
+        _SERVER = fakeredis.FakeServer()
+    return _SERVER
+
+
+def load_intent_model(settings: Settings) -> Any:
+    """The shipped local intent model, or None when disabled or unusable (logged, never fatal)."""
+    if not settings.intent_model:
+        return None
+    try:
+        from runtime.intent import load_default_model
+
+        return load_default_model()
+    except Exception as exc:  # the cascade works without it: rules, then fallback
+        log.warning("intent model unavailable: %s", exc)
+        return None
+
+
+def make_weather(settings: Settings, cache: Any) -> Any:
+    """The weather provider: the deterministic fake when asked for, else the real adapter (if present)."""
+    try:
+        from skills.weather import provider_from_settings
+    except ImportError:
+        return None
+    return provider_from_settings(fake=settings.weather_fake, base_url=settings.weather_base_url,
+                                  geocoding_url=settings.weather_geocoding_url, cache=cache)
+
+
+def build_runtime(settings: Settings, *, store: ContextStore | None = None, redis: Any = None,
+                  database_url: str | None = None, weather: Any = None) -> Runtime:
+    """Build the engine with every port wired from ``settings`` (arguments override for tests/scripts)."""
+    from runtime.llm import build_llm
+
+    redis = redis if redis is not None else make_redis(settings)
+    if store is None:
+        store = (RedisContextStore(redis, idle_ttl=settings.context_idle_ttl) if settings.redis_url
+                 else InMemoryContextStore())
+    db = make_engine(database_url or settings.database())
+    init_db(db)
+    services = Services(db=db, weather=weather if weather is not None else make_weather(settings, redis),
+                        cache=redis)
+    engine = Engine(store=store, registry=SkillRegistry(all_skills()), services=services, tz=settings.wxbot_tz,
+                    intent_model=load_intent_model(settings), llm=build_llm(settings.llm_env()))
+    return Runtime(settings=settings, redis=redis, store=store, services=services, engine=engine)
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create ``path`` if needed and return it."""
+    path.mkdir(parents=True, exist_ok=True)
+    return path

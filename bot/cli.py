@@ -1,0 +1,75 @@
+"""The ``wxbot`` command line. Each subcommand lives in ``bot/commands/<name>.py`` and is imported lazily."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("bot.commands.serve", "run the webhook (embedded worker when no REDIS_URL)"),
+    "worker": ("bot.commands.worker", "run an RQ worker that drains user mailboxes"),
+    "scheduler": ("bot.commands.scheduler", "run the reminder scheduler (leader-elected)"),
+    "chat": ("bot.commands.chat", "talk to the bot locally, or run a dialogue script"),
+    "replay": ("bot.commands.replay", "print a user's transcript with traces (--rerun to diff)"),
+    "inspect": ("bot.commands.inspect", "print a user's conversation context"),
+    "reset": ("bot.commands.reset", "forget a user's conversation context"),
+    "stats": ("bot.commands.stats", "turns by stage, model calls, latency, queues, deliveries"),
+    "bench": ("bot.commands.bench", "benchmarks: script, webhook, pipeline, tokens, reminders"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wxbot", description="WeChat Official Account assistant")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_module, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse the subcommand, load its module, run it with Settings from the environment."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    head, rest = _split(argv)
+    args = parser.parse_args(head)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        module = importlib.import_module(COMMANDS[args.command][0])
+    except ModuleNotFoundError as exc:
+        print(f"wxbot {args.command}: not available in this build ({exc.name})", file=sys.stderr)
+        return 2
+    sub = argparse.ArgumentParser(prog=f"wxbot {args.command}", description=COMMANDS[args.command][1])
+    module.add_arguments(sub)
+    sub_args = sub.parse_args(rest)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s %(message)s")
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+    except ValidationError as exc:
+        print(f"wxbot: bad setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
+    try:
+        return int(module.run(sub_args, settings) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    for i, arg in enumerate(argv):
+        if arg in COMMANDS:
+            return argv[: i + 1], argv[i + 1:]
+    return argv, []
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

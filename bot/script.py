@@ -1,0 +1,164 @@
+"""Dialogue scripts (DESIGN §3.7): JSON Lines in, one contract-shaped JSON object out per line.
+
+Used by ``wxbot chat --script`` and by the dialogue tests, so both take the same code path.
+A bad line yields ``{"error": …}`` and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from bot.delivery.policy import Channel, DeliveryFacts, QuotaState, decide
+from runtime.clock import SettableClock
+from runtime.engine import Engine
+from runtime.turn import Inbound, Origin
+
+DuePushes = Callable[[datetime], list[Any]]
+
+
+class ScriptLine(BaseModel):
+    """One input line: a user message, a WeChat event, or a clock move."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user: str | None = None
+    text: str | None = None
+    event: str | None = None
+    key: str | None = None
+    at: datetime | None = None
+    advance_to: datetime | None = None
+    origin: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> ScriptLine:
+        if self.advance_to is not None:
+            if self.user or self.text is not None or self.event:
+                raise ValueError("advance_to stands on a line of its own")
+            return self
+        if not self.user:
+            raise ValueError("a line needs 'user' (or 'advance_to')")
+        if (self.text is None) == (self.event is None):
+            raise ValueError("a user line needs exactly one of 'text' or 'event'")
+        for moment in (self.at, self.advance_to):
+            if moment is not None and moment.tzinfo is None:
+                raise ValueError("times need a UTC offset, e.g. 2026-12-01T20:00:00+08:00")
+        return self
+
+
+@dataclass
+class _UserChannel:
+    quota: QuotaState = field(default_factory=QuotaState)
+    parked: list[str] = field(default_factory=list)
+    unsubscribed: bool = False
+
+
+@dataclass
+class ScriptRunner:
+    """Runs script lines against one engine on a settable clock."""
+
+    engine: Engine
+    clock: SettableClock
+    due_pushes: DuePushes | None = None
+    template_id: str | None = None
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    _users: dict[str, _UserChannel] = field(default_factory=dict)
+    _count: int = 0
+
+    def run_lines(self, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+        """One output object per non-blank input line."""
+        for raw in lines:
+            if raw.strip():
+                yield self.run_line(raw)
+
+    def run_line(self, raw: str) -> dict[str, Any]:
+        """Process one JSON line; never raises for bad input."""
+        self._count += 1
+        try:
+            line = ScriptLine.model_validate_json(raw)
+        except ValidationError as exc:
+            return {"error": _one_line(exc)}
+        except ValueError as exc:  # pragma: no cover - pydantic wraps JSON errors in ValidationError
+            return {"error": str(exc)[:200]}
+        if line.advance_to is not None:
+            self.clock.set(line.advance_to)
+            return {"advance_to": line.advance_to.isoformat(), "replies": [], "pushes": self._pushes()}
+        if line.at is not None:
+            self.clock.set(line.at)
+        pushes = self._pushes()
+        assert line.user is not None
+        result = self.engine.handle(self._inbound(line))
+        channel = self._users.setdefault(line.user, _UserChannel())
+        replies = list(result.replies)
+        if line.event is None or (line.event or "").lower() in ("subscribe", "click", "scan"):
+            if channel.parked and replies:
+                replies[0] = "\n\n".join([*channel.parked, replies[0]])
+                channel.parked.clear()
+            self._touch(channel, line)
+        if result.data.get("unsubscribed"):
+            channel.unsubscribed = True
+        if result.data.get("subscribed"):
+            channel.unsubscribed = False
+        trace = result.trace
+        return {
+            "user": line.user, "replies": replies, "stage": str(trace.stage), "intent": trace.intent,
+            "skill": trace.skill, "llm_calls": trace.llm_calls, "prompt_tokens": trace.prompt_tokens,
+            "completion_tokens": trace.completion_tokens, "state": result.state.model_dump(),
+            "pushes": pushes,
+        }
+
+    def _inbound(self, line: ScriptLine) -> Inbound:
+        msg_id = f"script-{self.run_id}-{self._count}"
+        if line.event is not None:
+            event = "CLICK" if line.event.lower() == "click" else line.event.lower()
+            return Inbound(user=line.user or "", event=event, key=line.key, origin=Origin.EVENT,
+                           msg_id=msg_id, at=self.clock.now())
+        origin = Origin(line.origin) if line.origin in {o.value for o in Origin} else Origin.TEXT
+        return Inbound(user=line.user or "", text=line.text or "", origin=origin, msg_id=msg_id, at=self.clock.now())
+
+    def _touch(self, channel: _UserChannel, line: ScriptLine) -> None:
+        now = self.clock.now().timestamp()
+        q = channel.quota
+        if line.event is None:
+            channel.quota = QuotaState(now, 0, q.last_interaction_at, q.interaction_used)
+        else:
+            channel.quota = QuotaState(q.last_message_at, q.message_used, now, 0)
+
+    def _pushes(self) -> list[dict[str, Any]]:
+        if self.due_pushes is None:
+            return []
+        out: list[dict[str, Any]] = []
+        now = self.clock.now()
+        for push in self.due_pushes(now):
+            channel = self._users.setdefault(push.user, _UserChannel())
+            plan = decide(DeliveryFacts(texts=(push.text,), now=now.timestamp(), quota=channel.quota,
+                                        template_id=self.template_id, unsubscribed=channel.unsubscribed))
+            for step in plan.steps:
+                if step.channel is Channel.CUSTOM:
+                    q = channel.quota
+                    channel.quota = (QuotaState(q.last_message_at, q.message_used, q.last_interaction_at,
+                                                q.interaction_used + 1) if str(step.allowance) == "interaction"
+                                     else QuotaState(q.last_message_at, q.message_used + 1,
+                                                     q.last_interaction_at, q.interaction_used))
+                elif step.channel is Channel.PARK:
+                    channel.parked.append(step.text)
+                out.append({"user": push.user, "text": step.text, "channel": str(step.channel)})
+        return out
+
+
+def _one_line(exc: ValidationError) -> str:
+    first = exc.errors()[0] if exc.errors() else {"msg": str(exc)}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "__root__")
+    msg = str(first.get("msg", "invalid line")).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One output line: compact JSON with Chinese left readable."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))

@@ -1,0 +1,77 @@
+"""Settings from the environment (or a ``.env`` file), injected — never read from module globals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything a wxbot process can be configured with. Empty URLs mean "embedded"."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      case_sensitive=False)
+
+    redis_url: str = ""
+    database_url: str = ""
+    data_dir: Path = Path(".wxbot")
+    wxbot_tz: str = "Asia/Shanghai"
+    context_idle_ttl: int = Field(default=30 * 24 * 3600, ge=60)
+
+    wechat_token: str = "wxbot-dev-token"
+    wechat_app_id: str = ""
+    wechat_app_secret: str = ""
+    wechat_aes_key: str = ""
+    wechat_api_base: str = "https://api.weixin.qq.com"
+    wechat_template_id: str = ""
+    passive_wait_seconds: float = Field(default=4.5, gt=0, le=4.9)
+    max_body_bytes: int = 64 * 1024
+
+    openai_base_url: str = ""
+    openai_api_key: str = ""
+    openai_model: str = ""
+    openai_extra: dict[str, str] = Field(default_factory=dict)
+
+    admin_token: str = ""
+    weather_base_url: str = "https://api.open-meteo.com"
+    weather_geocoding_url: str = "https://geocoding-api.open-meteo.com"
+    weather_fake: bool = False
+    intent_model: bool = True
+    rate_limit_per_minute: int = 30
+    transcript_max_len: int = 2000
+    transcript_max_age_days: int = 30
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
+        """Settings from ``env`` (a mapping; defaults to the process environment) and the ``.env`` file."""
+        import os
+
+        source = dict(os.environ if env is None else env)
+        lowered = {k.lower(): v for k, v in source.items()}
+        fields: dict[str, object] = {name: lowered[name] for name in cls.model_fields if name in lowered}
+        fields["openai_extra"] = {k.upper(): v for k, v in source.items() if k.upper().startswith("OPENAI_")}
+        return cls(_env_file=env_file if env is None else None, **fields)  # type: ignore[call-arg]
+
+    @property
+    def embedded(self) -> bool:
+        """True when no Redis server is configured: everything runs in one process."""
+        return not self.redis_url
+
+    def database(self) -> str:
+        """The SQL URL: ``DATABASE_URL`` or an SQLite file under the data directory."""
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / 'wxbot.db').resolve()}"
+
+    def llm_env(self) -> dict[str, str]:
+        """The OPENAI_* settings for the LLM layer (per-profile overrides come from the environment)."""
+        env = dict(self.openai_extra)
+        for key, value in (("OPENAI_BASE_URL", self.openai_base_url), ("OPENAI_API_KEY", self.openai_api_key),
+                           ("OPENAI_MODEL", self.openai_model)):
+            if value:
+                env[key] = value
+        return env

@@ -1,0 +1,226 @@
+"""Slot filling, confirmation, pausing and resuming — the same for every skill (DESIGN §3.6)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from runtime import texts
+from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
+from runtime._summary import apply_facts, default_for
+from runtime._turnstate import TurnState
+from runtime.context import ExpectedInput, PausedTask, PendingConfirmation, SkillSession
+from runtime.parsers.slots import parse_yes_no
+from runtime.skill import READ_ONLY_INTENTS, ActionSpec, SkillRegistry, SkillResult
+from runtime.views import make_exec_view
+
+log = logging.getLogger(__name__)
+
+CONFIRM_TTL = timedelta(minutes=10)
+
+
+class Dialogue:
+    """Runs skill actions for the engine: asks for what is missing, confirms writes, runs the rest."""
+
+    def __init__(self, registry: SkillRegistry, services: Any, *, confirm_ttl: timedelta = CONFIRM_TTL) -> None:
+        self.registry = registry
+        self.services = services
+        self.confirm_ttl = confirm_ttl
+
+    # -- starting and continuing -------------------------------------------------------------
+    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None) -> bool:
+        """Start ``intent`` from ``text``; False when no skill serves it."""
+        found = self.registry.for_intent(intent)
+        if found is None:
+            return False
+        spec, action = found
+        collected = extract_all(action, text, turn.now)
+        collected.update(params or {})
+        session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
+                               topic_version=turn.ctx.topic_version, started_at=turn.now)
+        turn.trace.skill, turn.trace.action = spec.name, action.name
+        self.advance(turn, session, action)
+        return True
+
+    def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
+        """Store the answer to the expected field (and any other slot in ``text``) and move on."""
+        session = turn.ctx.active
+        assert session is not None and session.expected_input is not None
+        field = session.expected_input.field
+        if value is _USE_DEFAULT:
+            value = session.expected_input.options[0] if session.expected_input.options else None
+            value = _restore_default(value)
+        session.params[field] = value
+        if field not in session.asked_optional:
+            session.asked_optional.append(field)
+        session.expected_input = None
+        action = self.registry.action(session.skill, session.action)
+        if action is None:
+            turn.ctx.active = None
+            return
+        for name, extra in extract_all(action, text, turn.now).items():
+            session.params.setdefault(name, extra)
+        turn.trace.skill, turn.trace.action = session.skill, session.action
+        self.advance(turn, session, action)
+
+    def parse_answer(self, turn: TurnState, text: str) -> Any:
+        """The expected field's value in ``text``: the typed value, the default marker, or None."""
+        session = turn.ctx.active
+        if session is None or session.expected_input is None:
+            return None
+        action = self.registry.action(session.skill, session.action)
+        slot = action.slot(session.expected_input.field) if action else None
+        if slot is None:
+            return None
+        value = parse_slot(slot, text, answer=True, now=turn.now)
+        if value is None and session.expected_input.options:
+            if parse_yes_no(text, True) is True:
+                return _USE_DEFAULT
+        return value
+
+    def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:
+        """Ask the next missing field, or ask for confirmation, or run the action."""
+        missing = missing_slots(action, session.params, session.asked_optional)
+        session.missing = missing
+        if missing:
+            self._ask(turn, session, action, missing[0])
+            return
+        turn.ctx.active = None
+        params = with_defaults(action, session.params)
+        if action.writes:
+            self._ask_confirmation(turn, session, action, params)
+            return
+        self.run(turn, session.skill, action, params, turn.inbound.msg_id)
+        self.offer_resume(turn)
+
+    def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str) -> None:
+        slot = action.slot(field)
+        assert slot is not None
+        question = slot.question
+        options: list[str] = []
+        default = default_for(turn.ctx.summary, field)
+        if default is not None and slot.required:
+            question = f"还是{default[1]}吗？（是的话回复“是”，不是就直接告诉我）"
+            options = [repr(default[0])]
+        if slot.ask_once and field not in session.asked_optional:
+            session.asked_optional.append(field)
+        session.expected_input = ExpectedInput(field=field, type=str(slot.parser), question=question,
+                                               asked_at=turn.now, options=options)
+        turn.ctx.active = session
+        turn.say(question)
+
+    def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
+                          params: dict[str, Any]) -> None:
+        question = action.confirm_text(params) if action.confirm_text else f"确认要{texts.task_name(session.intent)}吗？"
+        turn.ctx.pending_confirmation = PendingConfirmation(
+            skill=session.skill, action=action.name, intent=session.intent, params=params,
+            question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
+            topic_version=turn.ctx.topic_version)
+        turn.say(question + texts.CONFIRM_SUFFIX)
+
+    # -- running -----------------------------------------------------------------------------
+    def run(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any],
+            msg_id: str) -> SkillResult | None:
+        """Run one action; a failing skill becomes a polite reply and a trace error, never a crash."""
+        view = make_exec_view(user=turn.inbound.user, msg_id=msg_id, now=turn.now, tz=turn.tz, params=params)
+        try:
+            result = action.run(view, view.params, self.services)
+        except Exception as exc:  # a skill bug or a dependency failure must not lose the turn
+            log.exception("skill %s.%s failed", skill, action.name)
+            turn.trace.errors.append(f"skill {skill}.{action.name}: {type(exc).__name__}: {exc}"[:300])
+            turn.say(texts.SKILL_FAILED.format(task=texts.task_name(action.intent)))
+            return None
+        turn.say(result.reply)
+        turn.data.update({"result": dict(result.data)} if result.data else {})
+        apply_facts(turn.ctx.summary, result.facts)
+        return result
+
+    def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
+        """Answer a read-only intent in passing, without touching the active task. False if not possible."""
+        found = self.registry.for_intent(intent)
+        if found is None or found[1].writes:
+            return False
+        spec, action = found
+        params = extract_all(action, text, turn.now)
+        if missing_slots(action, params, [s.name for s in action.slots]):
+            return False
+        self.run(turn, spec.name, action, with_defaults(action, params), turn.inbound.msg_id)
+        return True
+
+    # -- control -----------------------------------------------------------------------------
+    def confirm(self, turn: TurnState) -> None:
+        """Run the pending write if it is still valid."""
+        pending = turn.ctx.pending_confirmation
+        turn.ctx.pending_confirmation = None
+        if pending is None:
+            return
+        turn.trace.skill, turn.trace.action = pending.skill, pending.action
+        if turn.now > pending.expires_at:
+            turn.say(texts.CONFIRM_EXPIRED)
+            return
+        if pending.topic_version != turn.ctx.topic_version:
+            turn.say(texts.CONFIRM_STALE)
+            return
+        action = self.registry.action(pending.skill, pending.action)
+        if action is None:
+            turn.say(texts.CONFIRM_STALE)
+            return
+        self.run(turn, pending.skill, action, pending.params, pending.msg_id)
+        self.offer_resume(turn)
+
+    def pause_active(self, turn: TurnState) -> None:
+        """Put the active task on the paused stack and switch topic."""
+        session = turn.ctx.active
+        if session is None:
+            return
+        question = session.expected_input.question if session.expected_input else ""
+        turn.ctx.push_paused(PausedTask(session=session, resume_question=question, paused_at=turn.now))
+        turn.ctx.active = None
+
+    def resume(self, turn: TurnState) -> bool:
+        """Resume the most recent paused task and repeat its question."""
+        if not turn.ctx.paused:
+            return False
+        task = turn.ctx.paused.pop()
+        turn.ctx.topic_version += 1
+        session = task.session
+        session.topic_version = turn.ctx.topic_version
+        action = self.registry.action(session.skill, session.action)
+        if action is None:
+            return False
+        turn.trace.skill, turn.trace.action = session.skill, session.action
+        turn.say(f"好的，我们接着{texts.task_name(session.intent)}。")
+        session.expected_input = None
+        self.advance(turn, session, action)
+        return True
+
+    def offer_resume(self, turn: TurnState) -> None:
+        """After a task ends, offer to go back to the most recent paused one."""
+        if turn.ctx.active is None and turn.ctx.pending_confirmation is None and turn.ctx.paused:
+            turn.say(texts.RESUME_OFFER.format(task=texts.task_name(turn.ctx.paused[-1].session.intent)))
+
+    def is_read_only(self, intent: str) -> bool:
+        """Whether ``intent`` only reads."""
+        found = self.registry.for_intent(intent)
+        return intent in READ_ONLY_INTENTS or (found is not None and not found[1].writes
+                                                and intent in READ_ONLY_INTENTS)
+
+
+class _UseDefault:
+    def __repr__(self) -> str:
+        return "<use default>"
+
+
+_USE_DEFAULT = _UseDefault()
+
+
+def _restore_default(raw: str | None) -> Any:
+    import ast
+
+    if raw is None:
+        return None
+    try:
+        return ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return raw

@@ -1,0 +1,76 @@
+"""Slot filling helpers: extracting values from a first message, parsing answers, range checks."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from runtime.parsers.slots import PARSERS, parse_text_list, parse_time
+from runtime.skill import ActionSpec, SlotSpec
+
+_LIST_CLAUSE = re.compile(r"(不吃|不要|不能吃|不想吃|忌口|过敏|素食|吃素|别放)")
+
+
+def parse_slot(slot: SlotSpec, text: str, *, answer: bool, now: datetime) -> Any:
+    """The slot's typed value in ``text``, or None (also None when out of the slot's range)."""
+    if not answer and slot.extract is not None:
+        value = slot.extract(text)
+    elif slot.parser == "time":
+        value = parse_time(text, answer, now)
+    elif slot.parser == "text" and not answer:
+        value = None  # free text is only taken as a direct answer
+    elif slot.parser == "text_list" and not answer:
+        clauses = []
+        for clause in re.split(r"[，,。；;！!]", text):
+            m = _LIST_CLAUSE.search(clause)
+            if m:
+                clauses.append(clause[m.start():])
+        value = parse_text_list("，".join(clauses), answer) if clauses else None
+    elif slot.parser == "choice":
+        value = None
+    else:
+        parser = PARSERS.get(str(slot.parser))
+        value = parser(text, answer) if parser else None
+    if isinstance(value, int | float) and not isinstance(value, bool) and not in_range(slot, value):
+        return None
+    return value
+
+
+def in_range(slot: SlotSpec, value: float) -> bool:
+    """Whether a numeric value lies within the slot's bounds."""
+    return not ((slot.minimum is not None and value < slot.minimum)
+                or (slot.maximum is not None and value > slot.maximum))
+
+
+def extract_all(action: ActionSpec, text: str, now: datetime) -> dict[str, Any]:
+    """Every slot value that can be pulled out of a whole first message."""
+    found: dict[str, Any] = {}
+    for slot in action.slots:
+        value = parse_slot(slot, text, answer=False, now=now)
+        if value is not None and value != "":
+            found[slot.name] = value
+    return found
+
+
+def missing_slots(action: ActionSpec, params: dict[str, Any], asked_optional: list[str]) -> list[str]:
+    """Slots still to ask for, in order: required ones, one per ``any_of`` group, then ask-once ones."""
+    grouped = {name for group in action.any_of for name in group}
+    missing = [s.name for s in action.slots
+               if s.required and s.name not in grouped and s.name not in params and s.default is None]
+    for group in action.any_of:
+        if not any(name in params for name in group):
+            missing.append(group[0])
+    for slot in action.slots:
+        if slot.ask_once and slot.name not in params and slot.name not in asked_optional:
+            missing.append(slot.name)
+    return missing
+
+
+def with_defaults(action: ActionSpec, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` plus every slot default that is not already set."""
+    full = dict(params)
+    for slot in action.slots:
+        if slot.name not in full and slot.default is not None:
+            full[slot.name] = slot.default
+    return full

@@ -1,0 +1,46 @@
+"""The mutable working state of one turn (private to the engine)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from runtime.context import ConversationRuntimeContext
+from runtime.turn import Inbound, StateSnapshot, TurnTrace
+
+
+@dataclass
+class TurnState:
+    """Context copy, clock, replies and trace of the turn being processed."""
+
+    inbound: Inbound
+    ctx: ConversationRuntimeContext
+    now: datetime
+    tz: str
+    trace: TurnTrace
+    replies: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    llm: Any = None  # a per-turn MeteredLLM around the shared port
+
+    def say(self, text: str) -> None:
+        """Add a reply paragraph (empty text is ignored)."""
+        if text:
+            self.replies.append(text)
+
+
+def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
+    """The public state summary of a context (the script contract's ``state``)."""
+    active = ctx.active
+    pending = ctx.pending_confirmation
+    expected = None
+    if active and active.expected_input:
+        expected = active.expected_input.field
+    elif ctx.clarification is not None:
+        expected = "choice"
+    return StateSnapshot(
+        active_skill=active.skill if active else None,
+        expected_field=expected,
+        paused=[p.session.skill for p in ctx.paused],
+        pending_confirmation=pending.intent if pending else None,
+    )

@@ -1,0 +1,45 @@
+"""The decision a cascade stage makes: data, easy to test, trace and replay."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from runtime.turn import Stage
+
+
+class Kind(StrEnum):
+    """What a stage decided the message is."""
+
+    WELCOME = "welcome"          # subscribe / scan
+    GOODBYE = "goodbye"          # unsubscribe: no reply
+    INTENT = "intent"            # start (or answer) an intent
+    CANCEL = "cancel"
+    CONTINUE = "continue"
+    CONFIRM = "confirm"
+    RESET = "reset"
+    HELP = "help"
+    ANSWER = "answer"            # the expected field's value
+    CHOICE = "choice"            # an answer to a clarifying question
+    INVALID = "invalid"          # not the expected answer: re-ask with a hint
+    CLARIFY = "clarify"          # ambiguous: ask a numbered question
+    UNSUPPORTED = "unsupported"  # a message type the bot cannot read
+    UNKNOWN = "unknown"
+    CHITCHAT = "chitchat"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A stage's verdict. ``also`` carries a read-only intent found beside a slot answer (mixed)."""
+
+    stage: Stage
+    kind: Kind
+    intent: str = "unknown"
+    confidence: float = 1.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+    detail: str = ""
+    also: str | None = None
+    also_text: str = ""
+    options: tuple[tuple[str, str], ...] = ()

@@ -1,0 +1,56 @@
+"""Stage ``intent_model``: the local classifier, trusted only above its measured threshold."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from runtime.cascade._match import Kind, Match
+from runtime.turn import Stage
+from runtime.views import RouterView
+
+TASK_INTENTS = frozenset({"reminder.create", "reminder.cancel", "dinner.plan", "exercise.log",
+                          "profile.update", "pantry.update", "exercise.plan"})
+
+
+class _Prediction(Protocol):
+    label: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+
+
+class _Model(Protocol):
+    def predict(self, text: str) -> _Prediction: ...
+
+
+class IntentModelStage:
+    """Confident predictions decide the turn; an unsure pick between two tasks becomes a question."""
+
+    stage = Stage.INTENT_MODEL
+
+    def __init__(self, model: _Model | None, *, threshold: float = 0.6, clarify_floor: float = 0.3,
+                 known_intents: frozenset[str] | None = None) -> None:
+        self._model = model
+        self._threshold = threshold
+        self._clarify_floor = clarify_floor
+        self._known = known_intents
+
+    def match(self, view: RouterView) -> Match | None:
+        if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
+            return None
+        pred = self._model.predict(view.text)
+        label, conf = pred.label, float(pred.confidence)
+        if conf >= self._threshold:
+            if label == "unknown":
+                return Match(self.stage, Kind.UNKNOWN, intent="unknown", confidence=conf, detail="model: out of scope")
+            if label == "chitchat":
+                return Match(self.stage, Kind.CHITCHAT, intent="chitchat", confidence=conf, detail="model")
+            if self._known is None or label in self._known:
+                return Match(self.stage, Kind.INTENT, intent=label, confidence=conf, detail="model")
+            return None
+        top = [(lab, p) for lab, p in pred.alternatives[:2]
+               if lab not in ("unknown", "chitchat") and (self._known is None or lab in self._known)]
+        if (view.expected_field is None and len(top) == 2 and top[1][1] >= self._clarify_floor
+                and any(lab in TASK_INTENTS for lab, _ in top)):
+            return Match(self.stage, Kind.CLARIFY, intent=top[0][0], confidence=conf, detail="model: unsure",
+                         options=tuple((lab, lab) for lab, _ in top))
+        return None

@@ -1,0 +1,159 @@
+"""The conversation engine: one inbound message in, replies and a trace out (DESIGN §1).
+
+Load the context → assemble the frozen views → run the cascade (first match wins) → apply the
+decision through the dialogue manager → save with compare-and-set. Nothing here knows WeChat.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from datetime import timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from runtime._apply import apply_match
+from runtime._dialogue import Dialogue
+from runtime._summary import build_model_summary
+from runtime._turnstate import TurnState, snapshot
+from runtime.cascade._match import Kind, Match
+from runtime.cascade.control import ControlStage
+from runtime.cascade.event import EventStage
+from runtime.cascade.expected_input import ExpectedInputStage
+from runtime.cascade.intent_model import IntentModelStage
+from runtime.cascade.llm_router import LLMRouterStage
+from runtime.cascade.rules import RuleRouter
+from runtime.context import ConversationRuntimeContext
+from runtime.llm import LLM, MeteredLLM, NoLLM
+from runtime.skill import SkillRegistry
+from runtime.store import ContextConflict, ContextStore
+from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
+from runtime.views import ModelSummary, RouterView
+
+log = logging.getLogger(__name__)
+
+MAX_SAVE_ATTEMPTS = 3
+CLARIFY_TTL = timedelta(minutes=10)
+PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view"}
+
+
+class Engine:
+    """Processes turns. Every dependency is passed in; nothing global."""
+
+    def __init__(self, *, store: ContextStore, registry: SkillRegistry, services: Any, tz: str = "Asia/Shanghai",
+                 intent_model: Any = None, intent_threshold: float = 0.6, llm: LLM | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.tz = tz
+        self._zone = ZoneInfo(tz)
+        self.dialogue = Dialogue(registry, services)
+        known = registry.intents()
+        self.event = EventStage()
+        self.control = ControlStage()
+        self.rules = RuleRouter(known_intents=known | {"chitchat"})
+        self.expected = ExpectedInputStage(self.rules)
+        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold, known_intents=known)
+        self.llm: LLM = llm if llm is not None else NoLLM()
+
+    # -- public ------------------------------------------------------------------------------
+    def handle(self, inbound: Inbound) -> TurnResult:
+        """Process one message; retried from a fresh load when a concurrent save wins the race."""
+        started = time.perf_counter()
+        errors: list[str] = []
+        turn: TurnState | None = None
+        for _attempt in range(MAX_SAVE_ATTEMPTS):
+            turn = self._run(self.store.load(inbound.user), inbound)
+            try:
+                self.store.save(turn.ctx)
+                break
+            except ContextConflict as exc:
+                errors.append(f"context conflict: {exc}")
+        assert turn is not None
+        trace = turn.trace
+        trace.errors[:0] = errors
+        trace.latency_ms = round((time.perf_counter() - started) * 1000, 3)
+        trace.intent = PUBLIC_INTENT.get(trace.intent, trace.intent)
+        return TurnResult(replies=["\n\n".join(turn.replies)] if turn.replies else [], trace=trace,
+                          state=trace.state_after, data=turn.data)
+
+    def peek(self, user: str) -> ConversationRuntimeContext:
+        """The user's stored context (read-only use: admin, tests)."""
+        return self.store.load(user)
+
+    # -- one attempt -------------------------------------------------------------------------
+    def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
+        now = inbound.at.astimezone(self._zone)
+        trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
+                          state_before=snapshot(ctx))
+        turn = TurnState(inbound=inbound, ctx=ctx, now=now, tz=self.tz, trace=trace, llm=MeteredLLM(self.llm))
+        if ctx.clarification is not None and now - ctx.clarification.asked_at > CLARIFY_TTL:
+            ctx.clarification = None
+        view = self._router_view(turn)
+        summary = build_model_summary(ctx)
+        match = self._decide(turn, view, summary)
+        trace.stage, trace.intent, trace.confidence = match.stage, match.intent, match.confidence
+        trace.detail = match.detail
+        apply_match(self, turn, match, view, summary)
+        metered = turn.llm
+        if metered is not None and metered.llm_calls:
+            trace.llm_calls = metered.llm_calls
+            trace.prompt_tokens, trace.completion_tokens = metered.prompt_tokens, metered.completion_tokens
+            trace.tokens_estimated = metered.usage.estimated
+        if metered is not None:
+            trace.errors.extend(e for e in metered.errors if not e.endswith("not_configured"))
+        self._remember(turn)
+        ctx.updated_at = now
+        trace.state_after = snapshot(ctx)
+        return turn
+
+    def _router_view(self, turn: TurnState) -> RouterView:
+        ctx, inbound = turn.ctx, turn.inbound
+        active = ctx.active
+        expected = active.expected_input if active else None
+        clar = ctx.clarification
+        return RouterView(
+            text=inbound.text, origin=str(inbound.origin), event=inbound.event, key=inbound.key,
+            active_skill=active.skill if active else None, active_intent=active.intent if active else None,
+            expected_field=expected.field if expected else None, expected_type=expected.type if expected else None,
+            expected_options=tuple(o.label for o in clar.options) if clar else (),
+            pending_confirmation=ctx.pending_confirmation.intent if ctx.pending_confirmation else None,
+            has_paused=bool(ctx.paused), clarifying=clar is not None, now=turn.now)
+
+    def _decide(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match:
+        for stage in (self.event, self.control):
+            found = stage.match(view)
+            if found is not None:
+                return found
+        if view.clarifying:
+            found = self.expected.match_choice(view)
+            if found is not None:
+                return found
+            turn.ctx.clarification = None
+        if view.expected_field is not None:
+            found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text))
+            if found is not None:
+                return found
+        for stage in (self.rules, self.intent_model):
+            found = stage.match(view)
+            if found is not None:
+                return found
+        if view.expected_field is not None:
+            return Match(Stage.EXPECTED_INPUT, Kind.INVALID, intent=view.active_intent or "unknown",
+                         confidence=0.0, detail=f"not a {view.expected_type}")
+        router = LLMRouterStage(turn.llm) if turn.llm is not None else None
+        if router is not None and router.applies(view):
+            found, _outcome = router.decide(view, summary)
+            if found is not None:
+                return found
+        return Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")
+
+    def _remember(self, turn: TurnState) -> None:
+        ctx = turn.ctx
+        if ctx.active is None and not ctx.paused and ctx.pending_confirmation is None:
+            ctx.recent.clear()
+            return
+        if turn.inbound.text:
+            ctx.remember("user", turn.inbound.text, turn.now)
+        for reply in turn.replies:
+            ctx.remember("bot", reply, turn.now)

@@ -1,0 +1,193 @@
+"""Slot value parsers, one per :class:`runtime.skill.SlotType`.
+
+Each parser takes the text and ``answer``: True when the whole message answers a question the
+bot just asked (lenient: a bare "3" is a count), False when pulling a value out of a longer
+first message (strict: needs a unit or a keyword). It returns the typed value or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from runtime.parsers.numbers import normalize_numerals
+
+_NUM = r"(\d+(?:\.\d+)?)"
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(pattern, text)
+
+
+def parse_count(text: str, answer: bool) -> int | None:
+    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口."""
+    t = normalize_numerals(text)
+    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口|个)", t) or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
+    if m is None and answer:
+        m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
+    if m is None and "就我自己" in t or (answer and re.fullmatch(r"(就)?(我)?(自己|一个人)(吃)?", t.strip())):
+        return 1
+    return int(m.group(1)) if m else None
+
+
+def parse_money(text: str, answer: bool) -> float | None:
+    """Amounts in yuan: 80元, 一百块, 预算一百左右, 100块钱以内, ¥80."""
+    t = normalize_numerals(text).replace(",", "")
+    m = (_search(r"[¥￥]\s*" + _NUM, t) or _search(_NUM + r"\s*(?:元|块钱|块|rmb|RMB)", t)
+         or _search(r"预算\D{0,4}" + _NUM, t))
+    if m is None and answer:
+        m = re.fullmatch(r"\D{0,6}?" + _NUM + r"\D{0,6}", t.strip())
+    return float(m.group(1)) if m else None
+
+
+_YES = ("是", "是的", "对", "对的", "好", "好的", "可以", "行", "确认", "确定", "嗯", "没错", "要", "需要", "ok", "yes", "y")
+_NO = ("不", "不是", "不对", "否", "不要", "不用", "不行", "不需要", "no", "n", "别")
+
+
+def parse_yes_no(text: str, answer: bool) -> bool | None:
+    """是/好的/确认 → True; 不/不用/否 → False."""
+    t = re.sub(r"[\s，。！!？?,.~～吧啊呀哦了的]+$", "", text.strip().lower())
+    if t in _NO or t.startswith(("不", "别")):
+        return False
+    if t in _YES or t.startswith(("是", "对", "好", "确认", "可以")):
+        return True
+    return None
+
+
+_ORDINAL_LAST = ("最后", "后面那个", "后面的", "后一个", "后者")
+_ORDINAL_FIRST = ("前面那个", "前面的", "前一个", "前者")
+
+
+def parse_choice(text: str, answer: bool, options: tuple[str, ...] = ()) -> int | None:
+    """A 1-based option number: 1, 第二个, 选2, 后面那个, or an option's own words."""
+    t = normalize_numerals(text.strip())
+    m = re.fullmatch(r"(?:选|第)?\s*(\d+)\s*(?:个|项|种|号)?[。.！!]?", t)
+    if m:
+        return int(m.group(1))
+    if any(w in t for w in _ORDINAL_LAST) and options:
+        return len(options)
+    if any(w in t for w in _ORDINAL_FIRST) and options:
+        return 1
+    for i, option in enumerate(options, 1):
+        if option and (option in t or t in option) and len(t) >= 2:
+            return i
+    return None
+
+
+_NOTHING = ("都行", "没有", "没", "无", "随便", "都可以", "没忌口", "没有忌口", "不挑", "都吃", "啥都吃", "没什么")
+_NEGATORS = re.compile(r"^(?:不吃|不要|不能吃|不想吃|别放|不放|忌口|忌|过敏|对|吃(?=.))")
+
+
+def parse_text_list(text: str, answer: bool) -> list[str] | None:
+    """A list of items: 不吃香菜、不要辣 → ['香菜', '辣']; 都行 / 没有 → []."""
+    t = text.strip().strip("。.!！")
+    if re.sub(r"[，,。.!！\s]", "", t) in _NOTHING or t.startswith(("没有忌口", "都行", "没忌口")):
+        return []
+    parts = [p for p in re.split(r"[，,、；;\s]+|和|以及|还有|也不", t) if p]
+    items: list[str] = []
+    for part in parts:
+        item = _NEGATORS.sub("", part)
+        item = re.sub(r"(?:过敏|的|也|都|吃)$", "", item).strip()
+        if item and item not in items:
+            items.append(item)
+    return items or None
+
+
+def parse_number(text: str, answer: bool) -> float | None:
+    """The first number in the text."""
+    m = _search(_NUM, normalize_numerals(text))
+    return float(m.group(1)) if m else None
+
+
+def parse_duration(text: str, answer: bool) -> float | None:
+    """Minutes: 30分钟, 半小时, 一刻钟, 一个半小时, 1.5小时, 2小时20分."""
+    t = normalize_numerals(text)
+    if _search(r"(?<!\d)半(?:个)?小时", t) and not _search(r"\d+\s*个?半小时", t):
+        return 30.0
+    if "刻钟" in t:
+        m = _search(r"(\d+)\s*刻钟", t)
+        return 15.0 * (int(m.group(1)) if m else 1)
+    total, found = 0.0, False
+    m = _search(_NUM + r"\s*个?\s*(半)?\s*(?:小时|钟头|h\b)", t)
+    if m:
+        total += float(m.group(1)) * 60 + (30 if m.group(2) else 0)
+        found = True
+    m = _search(_NUM + r"\s*(?:分钟|分|min)", t)
+    if m:
+        total += float(m.group(1))
+        found = True
+    if not found and answer:
+        m = re.fullmatch(r"\D{0,3}" + _NUM + r"\D{0,2}", t.strip())
+        if m:
+            return float(m.group(1))
+    return total if found else None
+
+
+def parse_distance(text: str, answer: bool) -> float | None:
+    """Kilometres: 5公里, 3千米, 10km, 800米 (→ 0.8)."""
+    t = normalize_numerals(text)
+    m = _search(_NUM + r"\s*(?:公里|千米|km|KM|Km)", t)
+    if m:
+        return float(m.group(1))
+    m = _search(_NUM + r"\s*米(?!\d)", t)
+    if m and float(m.group(1)) >= 50:
+        return float(m.group(1)) / 1000
+    return None
+
+
+def parse_height(text: str, answer: bool) -> float | None:
+    """Centimetres: 身高180, 175cm, 1米8, 一米七五, 1.75米."""
+    t = normalize_numerals(text)
+    m = _search(r"1\s*米\s*(\d)(\d)?", t)
+    if m:
+        return float(100 + int(m.group(1)) * 10 + int(m.group(2) or 0))
+    m = _search(r"(1\.\d{1,2})\s*(?:米|m)", t)
+    if m:
+        return round(float(m.group(1)) * 100, 1)
+    m = _search(r"(\d{2,3}(?:\.\d)?)\s*(?:cm|CM|厘米|公分)", t) or _search(r"身高\D{0,3}(\d{2,3}(?:\.\d)?)", t)
+    if m is None and answer:
+        m = re.fullmatch(r"\D{0,3}(\d{3}(?:\.\d)?)\D{0,2}", t.strip())
+    if m and 50 <= float(m.group(1)) <= 250:
+        return float(m.group(1))
+    return None
+
+
+def parse_weight(text: str, answer: bool) -> float | None:
+    """Kilograms: 70公斤, 70kg, 140斤 (→ 70), 体重65."""
+    t = normalize_numerals(text)
+    m = _search(_NUM + r"\s*斤", t)
+    if m:
+        return float(m.group(1)) / 2
+    m = _search(_NUM + r"\s*(?:公斤|kg|KG|千克)", t) or _search(r"体重\D{0,3}" + _NUM, t)
+    if m is None and answer:
+        m = re.fullmatch(r"\D{0,3}" + _NUM + r"\D{0,2}", t.strip())
+    if m and 20 <= float(m.group(1)) <= 300:
+        return float(m.group(1))
+    return None
+
+
+def parse_text(text: str, answer: bool) -> str | None:
+    """Free text, trimmed; empty → None."""
+    t = text.strip().strip("。.!！")
+    return t or None
+
+
+def parse_time(text: str, answer: bool, now: datetime | None = None) -> dict[str, Any] | None:
+    """A Chinese time phrase resolved against ``now`` → the TimeExpr param dict."""
+    if now is None:
+        return None
+    from runtime.parsers.timephrase import parse_time_phrase
+
+    expr = parse_time_phrase(text, now)
+    return None if expr is None else expr.to_param()
+
+
+SlotParser = Callable[[str, bool], Any]
+
+PARSERS: dict[str, SlotParser] = {
+    "count": parse_count, "money": parse_money, "yes_no": parse_yes_no, "text_list": parse_text_list,
+    "number": parse_number, "duration": parse_duration, "distance": parse_distance,
+    "height": parse_height, "weight": parse_weight, "text": parse_text,
+}

@@ -1,0 +1,5 @@
+"""datetime.query skill."""
+
+from skills.datetime.skill import SPEC
+
+__all__ = ["SPEC"]

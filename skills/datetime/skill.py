@@ -1,0 +1,120 @@
+"""datetime.query: today's date, the time, weekdays, relative days, workdays and public holidays."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.views import ExecView
+from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
+
+WEEKDAYS = "一二三四五六日"
+_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2,
+       "4": 3, "5": 4, "6": 5, "7": 6}
+_REL = {"大前天": -3, "前天": -2, "昨天": -1, "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+
+
+def fmt_day(day: date, *, year: bool = False) -> str:
+    """12月3日（周四）, optionally with the year."""
+    head = f"{day.year}年" if year else ""
+    return f"{head}{day.month}月{day.day}日（星期{WEEKDAYS[day.weekday()]}）"
+
+
+def resolve_day(text: str, today: date) -> date | None:
+    """The day a question is about: 今天/明天/下周一/这周五/周三/12月24日/3号; None when none is named."""
+    m = re.search(r"(下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)([一二三四五六日天1-7])", text)
+    if m:
+        prefix, target = m.group(1) or "", _WD[m.group(2)]
+        monday = today - timedelta(days=today.weekday())
+        week = {"下下": 2, "上": -1, "上个": -1}.get(prefix, 1 if prefix.startswith("下") else 0)
+        day = monday + timedelta(weeks=week, days=target)
+        if not prefix and day < today:
+            day += timedelta(weeks=1)
+        return day
+    m = re.search(r"(\d{1,2})月(\d{1,2})[日号]?", text)
+    if m:
+        month, dom = int(m.group(1)), int(m.group(2))
+        try:
+            day = date(today.year, month, dom)
+        except ValueError:
+            return None
+        return day if day >= today else date(today.year + 1, month, dom)
+    m = re.search(r"(?<!月)(\d{1,2})[号日]", text)
+    if m and not re.search(r"几[号日]", text):
+        dom = int(m.group(1))
+        year, month = today.year, today.month
+        if dom < today.day:
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        try:
+            return date(year, month, dom)
+        except ValueError:
+            return None
+    for word in sorted(_REL, key=len, reverse=True):
+        if word in text:
+            return today + timedelta(days=_REL[word])
+    return None
+
+
+def _holiday_answer(name_cn: str, english: str, today: date) -> str:
+    days = holiday_days(english, today)
+    if not days:
+        year = today.year + 1
+        return (f"{year}年{name_cn}的放假安排我这里还没有（节假日数据目前只到{last_year_known()}年），"
+                f"要等国务院办公厅发布通知。一般来说{name_cn}是法定节假日，会放假的。")
+    first, last = days[0], days[-1]
+    span = f"{fmt_day(first)}到{fmt_day(last)}，共{len(days)}天" if len(days) > 1 else fmt_day(first)
+    return f"{name_cn}放假：{span}。"
+
+
+def _kind_answer(day: date, label: str) -> str:
+    try:
+        kind, name = day_kind(day)
+    except BeyondCalendar:
+        return (f"{label}（{fmt_day(day)}）的节假日安排我这里还没有（数据只到{last_year_known()}年），"
+                f"按星期看是{'周末' if day.weekday() >= 5 else '工作日'}，以官方通知为准。")
+    words = {"holiday": f"是法定节假日（{name}），放假", "weekend": "是周末，休息",
+             "makeup": "是调休上班日，要上班", "workday": "是工作日，要上班"}
+    return f"{label}是{fmt_day(day)}，{words[kind]}。"
+
+
+def answer(question: str, now: datetime) -> str:
+    """The deterministic answer to one date/time question, in Chinese."""
+    today = now.date()
+    for word, english in HOLIDAY_NAMES.items():
+        if word in question and re.search(r"放假|休息|节假|几号|哪天|什么时候|上班|调休", question):
+            return _holiday_answer(word if word not in ("过年", "五一", "十一") else
+                                   {"过年": "春节", "五一": "劳动节", "十一": "国庆节"}[word], english, today)
+    day = resolve_day(question, today)
+    named = re.search(r"(下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)[一二三四五六日天1-7]|\d{1,2}月\d{1,2}[日号]?", question)
+    label = next((w for w in sorted(_REL, key=len, reverse=True) if w in question), None) or (
+        named.group(0) if named else ("那天" if day is not None else "今天"))
+    target = day or today
+    if re.search(r"工作日|上班|放假|休息|节假日|调休|休息日", question):
+        return _kind_answer(target, label)
+    if re.search(r"几点|时间|几时", question) and day is None:
+        return f"现在是{now:%H:%M}，{fmt_day(today, year=True)}。"
+    if re.search(r"星期几|周几|礼拜几", question) and not re.search(r"几号|几月", question):
+        return f"{label}是星期{WEEKDAYS[target.weekday()]}（{target.month}月{target.day}日）。"
+    if re.search(r"几年|哪年|今年", question) and day is None:
+        return f"今年是{today.year}年。"
+    return f"{label}是{fmt_day(target, year=target.year != today.year or label in ('今天', '今日'))}。"
+
+
+def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    question = str(params.get("question") or "今天几号")
+    reply = answer(question, view.now)
+    return SkillResult(reply=reply, dto={"answer": reply})
+
+
+SPEC = SkillSpec(
+    name="datetime",
+    description="日期、时间、星期、工作日和节假日",
+    actions=(
+        ActionSpec(name="query", intent="datetime.query", run=_run, description="回答日期、时间、星期几、是否放假",
+                   slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
+                                   extract=lambda text: text.strip() or None),)),
+    ),
+)
