@@ -78,8 +78,10 @@ class WebhookDriver:
     def post_once(self, xml: str, *, timeout: float | None = None, params: dict[str, str] | None = None,
                   body: str | bytes | None = None) -> httpx.Response:
         """One attempt; raises ``httpx.TimeoutException`` when the webhook is slower than ``timeout``."""
-        p, b = self.envelope(xml)
-        return httpx.post(self.url, params=params or p, content=b if body is None else body,
+        if params is None or body is None:
+            p, b = self.envelope(xml)
+            params, body = params or p, b if body is None else body
+        return httpx.post(self.url, params=params, content=body,
                           headers={"Content-Type": "text/xml"}, timeout=timeout or self.attempt_timeout_s)
 
     def deliver(self, xml: str) -> Delivery:

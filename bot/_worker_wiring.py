@@ -1,0 +1,55 @@
+"""Build the edge's objects from Settings (shared by ``wxbot serve`` and ``wxbot worker``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from bot._webhook_crypto import WebhookSecrets
+from bot._webhook_redis import RedisClient
+from bot.delivery import DeliveryService, TemplateConfig
+from bot.queue import make_queue
+from bot.wechat import AccessTokenService, WeChatpyAPI
+from bot.wechat.adapter import StableTokenFetcher
+from bot.worker import EdgeRuntime, TurnEngine
+
+DEFAULT_ENGINE = "bot.engine_factory:build_engine"
+
+
+def load_engine(ref: str, settings: Any, redis: RedisClient) -> TurnEngine:
+    """Import ``module:callable`` and call it with ``(settings, redis)``."""
+    module, _, name = ref.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise SystemExit(f"cannot load engine factory {ref!r}: {exc}; pass --engine module:callable") from exc
+    engine: TurnEngine = factory(settings, redis)
+    return engine
+
+
+def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
+    app_id, secret = settings.wechat_app_id, settings.wechat_app_secret
+    base = settings.wechat_api_base
+    tokens = AccessTokenService(redis, StableTokenFetcher(app_id, secret, base_url=base), app_id=app_id or "app")
+    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base)
+
+
+def delivery(settings: Any, redis: RedisClient) -> DeliveryService:
+    templates = TemplateConfig(
+        template_id=settings.wechat_template_id or None,
+        template_field=getattr(settings, "wechat_template_field", "content"),
+        subscribe_template_id=getattr(settings, "wechat_subscribe_template_id", "") or None,
+        subscribe_field=getattr(settings, "wechat_subscribe_field", "thing1"),
+    )
+    return DeliveryService(redis, wechat_api(settings, redis), templates=templates)
+
+
+def runtime(settings: Any, redis: RedisClient, *, engine_ref: str, lease_ttl_ms: int = 60_000) -> EdgeRuntime:
+    return EdgeRuntime(redis=redis, engine=load_engine(engine_ref, settings, redis),
+                       delivery=delivery(settings, redis), queue=make_queue(redis), lease_ttl_ms=lease_ttl_ms)
+
+
+def secrets(settings: Any) -> WebhookSecrets:
+    aes = settings.wechat_aes_key or None
+    mode = getattr(settings, "wechat_mode", "") or ("compatible" if aes else "plain")
+    return WebhookSecrets(token=settings.wechat_token, app_id=settings.wechat_app_id, aes_key=aes, mode=mode)

@@ -1,0 +1,63 @@
+"""``wxbot serve``: the WeChat webhook (uvicorn). Without REDIS_URL it also runs the worker inside."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from bot._worker_wiring import DEFAULT_ENGINE
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--path", default="/wechat")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="embedded mode: engine factory module:callable")
+    parser.add_argument("--reply-wait", type=float, default=None, help="seconds to wait for a passive reply")
+
+
+def build_app(args: argparse.Namespace, settings: Any) -> Any:
+    """The ASGI app for ``settings`` (embedded: fakeredis + in-process drain threads)."""
+    from bot import _worker_wiring as wiring
+    from bot.queue import RQDispatcher, make_queue
+    from bot.webhook import WebhookConfig, create_app
+
+    if settings.redis_url:
+        import redis as redis_lib
+
+        conn: Any = redis_lib.Redis.from_url(settings.redis_url)
+        dispatch: Any = RQDispatcher(make_queue(conn))
+    else:
+        import fakeredis
+
+        from bot.worker import InlineDispatcher
+
+        conn = fakeredis.FakeRedis()
+        dispatch = InlineDispatcher(wiring.runtime(settings, conn, engine_ref=args.engine))
+    wait = args.reply_wait if args.reply_wait is not None else settings.passive_wait_seconds
+    config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
+                           body_limit=settings.max_body_bytes, reply_wait_s=wait)
+    return create_app(config, redis=conn, dispatch=dispatch)
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(build_app(args, settings), host=args.host, port=args.port, log_level="info",
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run without the ``wxbot`` CLI: ``python -m bot.commands.serve``."""
+    from bot.settings import Settings
+
+    parser = argparse.ArgumentParser(prog="wxbot serve")
+    add_arguments(parser)
+    return run(parser.parse_args(argv), Settings.from_env())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

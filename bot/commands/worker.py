@@ -1,0 +1,55 @@
+"""``wxbot worker``: an RQ worker (non-forking) that drains per-user mailboxes."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from bot._worker_wiring import DEFAULT_ENGINE, runtime
+from bot.queue import QUEUE_NAME, RQDispatcher
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="engine factory module:callable(settings, redis)")
+    parser.add_argument("--queue", default=QUEUE_NAME)
+    parser.add_argument("--lease-ttl", type=float, default=60.0, help="per-user lease seconds")
+    parser.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    parser.add_argument("--name", default=None, help="worker name shown in `rq info`")
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    import redis as redis_lib
+
+    from bot._worker_sweeper import SweeperThread
+    from bot.queue import make_queue
+    from bot.worker import EdgeWorker
+
+    if not settings.redis_url:
+        print("wxbot worker needs REDIS_URL (embedded mode runs the worker inside `wxbot serve`)")
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    conn = redis_lib.Redis.from_url(settings.redis_url)
+    rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
+    queue = make_queue(conn, args.queue)
+    sweeper = SweeperThread(conn, RQDispatcher(queue))
+    sweeper.start()
+    worker = EdgeWorker([queue], connection=conn, runtime=rt, name=args.name)
+    try:
+        worker.work(burst=args.burst, logging_level="WARNING")
+    finally:
+        sweeper.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run without the ``wxbot`` CLI: ``python -m bot.commands.worker``."""
+    from bot.settings import Settings
+
+    parser = argparse.ArgumentParser(prog="wxbot worker")
+    add_arguments(parser)
+    return run(parser.parse_args(argv), Settings.from_env())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

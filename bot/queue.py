@@ -1,0 +1,150 @@
+"""Per-user mailboxes in Redis and the RQ queue that drains them.
+
+The webhook appends each accepted message to ``wx:{user}:mailbox`` (atomically with opening its
+hand-off, so a retry never appends twice) and enqueues a ``drain_user`` job. A worker drains one
+user's mailbox under a per-user lease with expiry, head first, popping a message only after it was
+fully handled: per-user order, never two at once, at-least-once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rq import Queue
+
+from bot import _webhook_keys as keys
+from bot._webhook_redis import RedisClient, run_script, text
+from bot.delivery.handoff import HANDOFF_TTL_S, Opened
+
+QUEUE_NAME = "wxbot"
+DRAIN_JOB = "bot.worker.drain_user"
+RELEASED_JOB = "bot.worker.deliver_released"
+
+_ACCEPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  return {redis.call('HGET', KEYS[1], 'state'), n}
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+return {ARGV[3], 1}
+"""
+_POP_HEAD = """
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end
+if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) return 1 end
+return 0
+"""
+_RELEASE_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+_RENEW_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+_FORGET_IF_EMPTY = """
+if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 1 end
+return 0
+"""
+
+
+class Mailbox:
+    """Redis I/O for per-user mailboxes and leases."""
+
+    def __init__(self, redis: RedisClient) -> None:
+        self.redis = redis
+
+    def accept(self, user: str, message_key: str, entry: str, *, deadline: float, now: float,
+               waits: bool = True) -> Opened:
+        """Register one webhook delivery; the first one appends ``entry`` to the mailbox.
+
+        ``waits=False`` (events nobody answers) opens the hand-off already ``released``.
+        """
+        state, attempt = run_script(
+            self.redis, _ACCEPT, [keys.handoff(user, message_key), keys.mailbox(user)],
+            [HANDOFF_TTL_S, entry, "waiting" if waits else "released"],
+        )
+        opened = Opened(text(state), int(attempt))
+        if opened.first:
+            pipe = self.redis.pipeline()
+            if waits:
+                pipe.zadd(keys.handoff_deadlines(), {f"{user}|{message_key}": deadline})
+            pipe.zadd(keys.active_mailboxes(), {user: now})
+            pipe.execute()
+        return opened
+
+    def head(self, user: str) -> str | None:
+        value = self.redis.lindex(keys.mailbox(user), 0)
+        return text(value) if value is not None else None
+
+    def pop_head(self, user: str, entry: str, lease_token: str) -> bool:
+        """Pop ``entry`` if it is still the head and we still hold the lease."""
+        return int(run_script(self.redis, _POP_HEAD, [keys.mailbox(user), keys.lease(user)],
+                              [entry, lease_token])) == 1
+
+    def length(self, user: str) -> int:
+        return int(self.redis.llen(keys.mailbox(user)))
+
+    def acquire(self, user: str, token: str, ttl_ms: int) -> bool:
+        return bool(self.redis.set(keys.lease(user), token, nx=True, px=ttl_ms))
+
+    def renew(self, user: str, token: str, ttl_ms: int) -> bool:
+        return bool(run_script(self.redis, _RENEW_LEASE, [keys.lease(user)], [token, ttl_ms]))
+
+    def release(self, user: str, token: str) -> None:
+        run_script(self.redis, _RELEASE_LEASE, [keys.lease(user)], [token])
+
+    def leased(self, user: str) -> bool:
+        return bool(self.redis.exists(keys.lease(user)))
+
+    def stalled(self, older_than: float, limit: int = 200) -> list[str]:
+        """Users with a possibly non-empty mailbox last touched before ``older_than`` and no lease."""
+        users = [text(u) for u in self.redis.zrangebyscore(keys.active_mailboxes(), "-inf", older_than,
+                                                            start=0, num=limit)]
+        out = []
+        for user in users:
+            if run_script(self.redis, _FORGET_IF_EMPTY, [keys.mailbox(user), keys.active_mailboxes()], [user]):
+                continue
+            if not self.leased(user):
+                out.append(user)
+        return out
+
+
+def make_queue(redis: RedisClient, name: str = QUEUE_NAME) -> Queue:
+    """The RQ queue drain jobs go to (visible in ``rq info``)."""
+    conn: Any = redis
+    return Queue(name, connection=conn)
+
+
+def enqueue_drain(queue: Queue, user: str) -> None:
+    """Ask any worker to drain ``user``'s mailbox (extra jobs are harmless: the lease decides)."""
+    queue.enqueue(DRAIN_JOB, user, result_ttl=0, failure_ttl=86400, job_timeout=600)
+
+
+def enqueue_released(queue: Queue, user: str, message_key: str, reply: str) -> None:
+    """A ready passive reply nobody took in time goes out through the API."""
+    queue.enqueue(RELEASED_JOB, user, message_key, reply, result_ttl=0, failure_ttl=86400)
+
+
+class Dispatcher(Protocol):
+    """How accepted work reaches a worker: RQ in production, a thread pool in embedded mode."""
+
+    def drain(self, user: str) -> None:
+        """Make sure some worker drains ``user``'s mailbox soon."""
+
+    def released(self, user: str, message_key: str, reply: str) -> None:
+        """Deliver a ready passive reply nobody took, through the API."""
+
+
+class RQDispatcher:
+    """Dispatch through the RQ queue."""
+
+    def __init__(self, queue: Queue) -> None:
+        self.queue = queue
+
+    def drain(self, user: str) -> None:
+        enqueue_drain(self.queue, user)
+
+    def released(self, user: str, message_key: str, reply: str) -> None:
+        enqueue_released(self.queue, user, message_key, reply)

@@ -1,0 +1,152 @@
+"""The WeChat webhook: an ASGI app (Starlette) that verifies, dedupes, enqueues and waits briefly.
+
+GET: URL verification. POST: signature (and ``msg_signature``) first → 403; body cap → 413;
+safe XML parsing → 400; then the message is appended to the user's mailbox exactly once across
+replicas and WeChat retries, a drain job is dispatched, and the request waits up to
+``reply_wait_s`` for the reply to answer passively. A retry of the same message keeps waiting for
+the same reply; when the last attempt times out the request answers ``success`` and the worker
+delivers through the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
+from bot._webhook_redis import RedisClient
+from bot._worker_inbound import waits_for_reply
+from bot._worker_sweeper import sweep_once
+from bot.delivery.handoff import Handoff
+from bot.queue import Dispatcher, Mailbox
+from bot.wechat.inbound import MalformedMessage, parse_message
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WebhookConfig:
+    """Timing and limits; WeChat waits 5 s per attempt and makes 3 attempts."""
+
+    secrets: WebhookSecrets
+    path: str = "/wechat"
+    body_limit: int = 64 * 1024
+    reply_wait_s: float = 4.5
+    hold_s: float = 5.5
+    max_attempts: int = 3
+    attempt_period_s: float = 5.0
+    poll_s: float = 0.05
+    sweep_interval_s: float = 1.0
+
+    @property
+    def release_after_s(self) -> float:
+        return self.attempt_period_s * self.max_attempts + 1.0
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _read_capped(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge()
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge()
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatcher,
+               clock: Callable[[], float] = time.time, sweep: bool = True) -> Starlette:
+    """Build the webhook app. ``redis`` is a sync client; calls run off the event loop."""
+    mailbox, handoff = Mailbox(redis), Handoff(redis)
+    conf = config.secrets
+
+    async def verify(request: Request) -> Response:
+        try:
+            check_signature(conf, request.query_params)
+        except BadSignature:
+            return PlainTextResponse("forbidden", status_code=403)
+        return PlainTextResponse(request.query_params.get("echostr", ""))
+
+    async def receive(request: Request) -> Response:
+        started = time.monotonic()
+        query = request.query_params
+        try:
+            check_signature(conf, query)
+            body = await _read_capped(request, config.body_limit)
+            msg = parse_message(open_body(conf, query, body))
+        except BadSignature:
+            return PlainTextResponse("forbidden", status_code=403)
+        except BodyTooLarge:
+            return PlainTextResponse("payload too large", status_code=413)
+        except MalformedMessage:
+            return PlainTextResponse("bad request", status_code=400)
+        waits = waits_for_reply(msg)
+        now = clock()
+        opened = await asyncio.to_thread(
+            mailbox.accept, msg.user, msg.message_key, msg.to_json(),
+            deadline=now + config.release_after_s, now=now, waits=waits,
+        )
+        if opened.first:
+            await asyncio.to_thread(dispatch.drain, msg.user)
+        if not waits or opened.state not in ("waiting", "ready"):
+            return PlainTextResponse("success")
+        final = opened.attempt >= config.max_attempts
+        reply = await _wait_for_reply(msg.user, msg.message_key, started, final)
+        if reply is not None:
+            return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=reply),
+                            media_type="application/xml")
+        if not final:
+            # Answering now would stop WeChat's retries; hold until it gave up on this attempt.
+            await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
+        return PlainTextResponse("success")
+
+    async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> str | None:
+        while True:
+            reply = await asyncio.to_thread(handoff.claim, user, key)
+            if reply is not None:
+                return reply
+            if time.monotonic() - started >= config.reply_wait_s:
+                break
+            await asyncio.sleep(config.poll_s)
+        if final:
+            state, text = await asyncio.to_thread(handoff.release, user, key)
+            if state == "released_ready" and text:
+                return text  # it became ready just now: still answer passively
+        return None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(_sweeper()) if sweep else None
+        yield
+        if task:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _sweeper() -> None:
+        while True:
+            await asyncio.sleep(config.sweep_interval_s)
+            try:
+                await asyncio.to_thread(sweep_once, redis, dispatch)
+            except Exception:
+                log.exception("sweep failed")
+
+    routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, receive, methods=["POST"])]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+

@@ -1,0 +1,97 @@
+"""Helpers to run the edge for tests: webhook in a thread, workers as separate processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot._webhook_crypto import WebhookSecrets
+from bot.delivery import DeliveryService
+from bot.queue import RQDispatcher, make_queue
+from bot.webhook import WebhookConfig, create_app
+from bot.wechat.testkit import FakeWeChatServer
+from bot.wechat.testkit._serve import ServerThread
+from bot.wechat.testkit.echo import EchoEngine
+from bot.worker import EdgeRuntime, InlineDispatcher
+from tests.edge.conftest import REAL_REDIS_URL, make_api
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "edge-test-token"
+AES_KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+
+
+def fast_config(**kw: Any) -> WebhookConfig:
+    """WeChat's timing scaled down: 1 s per attempt instead of 5."""
+    base: dict[str, Any] = {
+        "secrets": WebhookSecrets(token=TOKEN, app_id="wxtestapp", aes_key=AES_KEY, mode="compatible"),
+        "reply_wait_s": 0.6, "hold_s": 1.15, "attempt_period_s": 1.0, "sweep_interval_s": 0.3,
+    }
+    return WebhookConfig(**(base | kw))
+
+
+@dataclass
+class Webhook:
+    thread: ServerThread
+    runtime: EdgeRuntime | None = None
+    cleanup: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.thread.url + "/wechat"
+
+    def stop(self) -> None:
+        self.thread.stop()
+        for fn in self.cleanup:
+            fn()
+
+
+def start_webhook(conn: Any, wx: FakeWeChatServer, *, embedded: bool, **config: Any) -> Webhook:
+    if embedded:
+        rt = EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
+                         queue=make_queue(conn), lease_ttl_ms=3000)
+        inline = InlineDispatcher(rt)
+        hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn, dispatch=inline)), rt)
+        hook.cleanup.append(inline.shutdown)
+    else:
+        hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn,
+                                               dispatch=RQDispatcher(make_queue(conn)))))
+    hook.thread.start()
+    return hook
+
+
+def start_workers(wx: FakeWeChatServer, n: int, *, lease_ttl: float = 3.0) -> list[subprocess.Popen[bytes]]:
+    env = os.environ | {
+        "REDIS_URL": REAL_REDIS_URL, "WECHAT_API_BASE": wx.url, "WECHAT_APP_ID": wx.state.app_id,
+        "WECHAT_APP_SECRET": wx.state.secret, "WECHAT_TOKEN": TOKEN, "PYTHONPATH": str(ROOT),
+    }
+    cmd = [sys.executable, "-m", "bot.commands.worker", "--engine", "bot.wechat.testkit.echo:build_engine",
+           "--lease-ttl", str(lease_ttl)]
+    return [subprocess.Popen(cmd + ["--name", f"edge-test-{i}-{os.getpid()}"], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for i in range(n)]
+
+
+def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def wait_until(pred: Callable[[], bool], timeout: float, interval: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(interval)
+    return pred()
