@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 from runtime.cascade._match import Kind, Match
 from runtime.llm import LLM
-from runtime.llm._labels import RouteLabel, default_labels
-from runtime.llm.routing import RouteOutcome, Router
+from runtime.llm.routing import RouteLabel, RouteOutcome, Router, default_labels
 from runtime.turn import Origin, Stage
 from runtime.views import ModelSummary, RouterView
 
@@ -36,9 +35,14 @@ class LLMRouterStage:
         return (self._router.available and bool(view.text.strip())
                 and view.origin in (Origin.TEXT.value, Origin.VOICE.value))
 
-    def decide(self, view: RouterView, summary: ModelSummary) -> tuple[Match | None, RouteOutcome]:
-        """Route the message; the outcome goes to the trace even when there is no match."""
-        outcome = self._router.route(view.text, summary.text)
+    def decide(self, view: RouterView, summary: ModelSummary, *,
+               llm: LLM | None = None) -> tuple[Match | None, RouteOutcome]:
+        """Route the message; the outcome goes to the trace even when there is no match.
+
+        Build the stage once per engine and pass the turn's metered port as ``llm``: the stage then
+        remembers which structured-output mode the provider accepts across turns.
+        """
+        outcome = self._router.route(view.text, summary.text, llm=llm)
         if not outcome.decided(self.threshold):
             return None, outcome
         kind = Kind.CHITCHAT if outcome.intent == "chitchat" else Kind.INTENT

@@ -16,13 +16,23 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import LLMBadOutput, LLMError, LLMRequestRejected, LLMUnavailable
-from ._labels import RouteLabel
+from ._labels import RouteLabel, default_labels, labels_from_registry
 from ._tokens import estimate_prompt_tokens
 from ._types import LLM, Completion
 from .profiles import Profile
 from .render import clean_text
 
-__all__ = ["OutputMode", "PROMPT_TOKEN_BUDGET", "RouteDecision", "RouteOutcome", "Router", "build_messages"]
+__all__ = [
+    "PROMPT_TOKEN_BUDGET",
+    "OutputMode",
+    "RouteDecision",
+    "RouteLabel",
+    "RouteOutcome",
+    "Router",
+    "build_messages",
+    "default_labels",
+    "labels_from_registry",
+]
 
 PROMPT_TOKEN_BUDGET = 400
 _TOOL_NAME = "route"
@@ -133,12 +143,17 @@ class Router:
         """The label set the router chooses from."""
         return self._labels
 
-    def route(self, text: str, summary: str) -> RouteOutcome:
-        """Classify ``text`` given the model summary sentence."""
+    def route(self, text: str, summary: str, *, llm: LLM | None = None) -> RouteOutcome:
+        """Classify ``text`` given the model summary sentence.
+
+        ``llm`` overrides the port for this call (e.g. the turn's ``MeteredLLM``) while the router,
+        and what it learnt about the provider's output modes, lives as long as the engine.
+        """
+        port = llm if llm is not None else self._llm
         messages = build_messages(self._labels, summary, text)
         errors: list[str] = []
         try:
-            completion, mode = self._ask(messages)
+            completion, mode = self._ask(port, messages)
         except LLMUnavailable as exc:
             return RouteOutcome(errors=(f"llm_unavailable:{exc.reason.value}",))
         except LLMError as exc:
@@ -155,7 +170,7 @@ class Router:
             {"role": "user", "content": f"上面的输出无效（{errors[-1][11:][:80]}）。请只输出符合要求的 JSON 对象。"},
         ]
         try:
-            completion = self._call(repair, mode)
+            completion = self._call(port, repair, mode)
             decision = self._parse(completion, mode)
         except LLMBadOutput as exc:
             errors.append(f"bad_output:{exc.detail}")
@@ -165,13 +180,13 @@ class Router:
             return RouteOutcome(mode=mode, repaired=True, errors=tuple(errors))
         return self._outcome(decision, mode, repaired=True, errors=errors)
 
-    def _ask(self, messages: list[dict[str, Any]]) -> tuple[Completion, OutputMode]:
+    def _ask(self, port: LLM, messages: list[dict[str, Any]]) -> tuple[Completion, OutputMode]:
         with self._lock:
             modes = list(self._modes)
         last: LLMRequestRejected | None = None
         for mode in modes:
             try:
-                completion = self._call(messages, mode)
+                completion = self._call(port, messages, mode)
             except LLMRequestRejected as exc:
                 last = exc
                 with self._lock:  # remember: this provider does not take this mode
@@ -182,16 +197,16 @@ class Router:
         assert last is not None
         raise last
 
-    def _call(self, messages: Sequence[Mapping[str, Any]], mode: OutputMode) -> Completion:
+    def _call(self, port: LLM, messages: Sequence[Mapping[str, Any]], mode: OutputMode) -> Completion:
         schema = _schema(self._labels)
         if mode is OutputMode.JSON_SCHEMA:
             fmt = {"type": "json_schema", "json_schema": {"name": _TOOL_NAME, "schema": schema}}
-            return self._llm.complete(Profile.INTENT_ROUTING, messages, response_format=fmt)
+            return port.complete(Profile.INTENT_ROUTING, messages, response_format=fmt)
         if mode is OutputMode.JSON_OBJECT:
-            return self._llm.complete(Profile.INTENT_ROUTING, messages, response_format={"type": "json_object"})
+            return port.complete(Profile.INTENT_ROUTING, messages, response_format={"type": "json_object"})
         tool = {"type": "function", "function": {"name": _TOOL_NAME, "description": "给出意图", "parameters": schema}}
         choice = {"type": "function", "function": {"name": _TOOL_NAME}}
-        return self._llm.complete(Profile.INTENT_ROUTING, messages, tools=[tool], tool_choice=choice)
+        return port.complete(Profile.INTENT_ROUTING, messages, tools=[tool], tool_choice=choice)
 
     def _parse(self, completion: Completion, mode: OutputMode) -> RouteDecision:
         if mode is OutputMode.TOOL:
