@@ -1,0 +1,153 @@
+"""The engine's dialogue behaviour: slot filling, confirmation, interruptions (DESIGN §3.4), control."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from tests.engine.conftest import Bot
+
+
+def test_first_message_fills_several_slots(bot: Bot) -> None:
+    r = bot.say("三个人预算80帮我安排晚饭")
+    assert r.trace.stage == "rules" and r.trace.intent == "dinner.plan"
+    assert r.state.expected_field == "dietary"  # people and budget came with the message
+    r = bot.say("没有")
+    assert "3人" in r.replies[0] and r.state.active_skill is None
+    assert bot.ledger.plans == [{"people": 3, "budget": 80.0, "dietary": []}]
+
+
+def test_asks_each_missing_slot_in_order(bot: Bot) -> None:
+    assert bot.say("帮我安排晚饭").state.expected_field == "people"
+    r = bot.say("俩")
+    assert r.trace.stage == "expected_input" and r.state.expected_field == "budget"
+    assert bot.say("一百块").state.expected_field == "dietary"
+    r = bot.say("不吃香菜，也不吃辣")
+    assert bot.ledger.plans[0]["dietary"] == ["香菜", "辣"]
+    assert r.trace.llm_calls == 0
+
+
+def test_invalid_answer_reasks_twice_then_offers_cancel(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    first = bot.say("嗯嗯嗯啊")
+    assert first.trace.stage == "expected_input" and "几个人吃" in first.replies[0]
+    assert "3个人" in first.replies[0]  # the hint
+    bot.say("啊啊啊")
+    third = bot.say("哦哦哦")
+    assert "取消" in third.replies[0]
+    assert third.state.expected_field == "people"
+
+
+def test_out_of_range_count_is_not_accepted(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    assert bot.say("50个人").state.expected_field == "people"
+
+
+def test_read_only_interruption_keeps_the_task(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    r = bot.say("今天几号")
+    assert r.trace.intent == "datetime.query"
+    assert "11月30日" in r.replies[0] and "几个人吃" in r.replies[0]
+    assert r.state.expected_field == "people" and r.state.active_skill == "dinner"
+
+
+def test_mixed_message_fills_slot_and_answers(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    r = bot.say("3个人，顺便问下今天星期几")
+    assert r.trace.stage == "expected_input"
+    assert "星期一" in r.replies[0] and "预算" in r.replies[0]
+    assert r.state.expected_field == "budget"
+
+
+def test_new_topic_pauses_and_offers_resume(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    r = bot.say("今天跑步跑了5公里")
+    assert r.state.paused == ["dinner"] and r.state.pending_confirmation == "exercise.log"
+    r = bot.say("确认")
+    assert "记下了" in r.replies[0] and "继续" in r.replies[0]
+    r = bot.say("继续")
+    assert r.trace.stage == "control" and r.state.expected_field == "people" and r.state.paused == []
+    assert "几个人吃" in r.replies[0]
+
+
+def test_confirmation_expires_after_ten_minutes(bot: Bot) -> None:
+    bot.say("游泳游了30分钟")
+    r = bot.say("确认", after=timedelta(minutes=11))
+    assert "过期" in r.replies[0] and bot.ledger.logs == {}
+    assert r.state.pending_confirmation is None
+
+
+def test_stale_confirmation_after_topic_switch(bot: Bot) -> None:
+    bot.say("游泳游了30分钟")
+    bot.say("帮我安排晚饭")  # a new task: the topic changes
+    r = bot.say("确认")
+    assert "失效" in r.replies[0] and bot.ledger.logs == {}
+    assert r.state.pending_confirmation is None and r.state.expected_field == "people"
+
+
+def test_confirm_runs_write_once_keyed_by_the_causing_message(bot: Bot) -> None:
+    bot.say("骑车骑了10公里")
+    r = bot.say("好的")
+    assert r.trace.stage == "control" and r.trace.intent == "exercise.log"
+    assert list(bot.ledger.logs) == ["m1"]
+    assert bot.ledger.logs["m1"]["distance_km"] == 10.0
+
+
+def test_cancel_pending_then_nothing_to_cancel(bot: Bot) -> None:
+    bot.say("骑车骑了10公里")
+    assert "取消" in bot.say("算了").replies[0]
+    assert bot.ledger.logs == {}
+    assert "没有" in bot.say("取消").replies[0]
+
+
+def test_confirm_word_without_pending_is_ordinary_text(bot: Bot) -> None:
+    r = bot.say("好的")
+    assert r.trace.stage != "control"
+
+
+def test_continue_with_nothing_paused(bot: Bot) -> None:
+    r = bot.say("继续")
+    assert r.trace.stage == "control" and "没有可以继续" in r.replies[0]
+
+
+def test_reset_clears_tasks(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    r = bot.say("重新开始")
+    assert r.state.active_skill is None and "重新开始" in r.replies[0]
+
+
+def test_remembered_constraint_is_offered_as_default(bot: Bot) -> None:
+    bot.say("3个人预算80帮我安排晚饭")
+    bot.say("没有")
+    r = bot.say("帮我安排晚饭")
+    assert "还是3个人吗" in r.replies[0]
+    r = bot.say("是的")
+    assert r.state.expected_field == "budget"
+
+
+def test_users_do_not_share_state(bot: Bot) -> None:
+    bot.say("帮我安排晚饭", user="a")
+    r = bot.say("今天几号", user="b")
+    assert r.state.active_skill is None
+    assert bot.say("4个人", user="a").state.expected_field == "budget"
+
+
+def test_events(bot: Bot) -> None:
+    r = bot.event("subscribe")
+    assert r.trace.stage == "event" and "欢迎" in r.replies[0]
+    r = bot.event("CLICK", "dinner.plan")
+    assert r.trace.stage == "event" and r.state.expected_field == "people"
+    assert bot.event("unsubscribe").replies == []
+
+
+def test_unknown_says_what_the_bot_can_do(bot: Bot) -> None:
+    r = bot.say("帮我订一张去上海的机票")
+    assert r.trace.llm_calls == 0 and "我可以帮你" in r.replies[0]
+    assert r.state.active_skill is None
+
+
+def test_model_summary_and_recent_stay_small(bot: Bot) -> None:
+    bot.say("帮我安排晚饭")
+    for _ in range(20):
+        bot.say("今天几号")
+    ctx = bot.engine.peek("u1")
+    assert len(ctx.recent) <= 8
