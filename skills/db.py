@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, create_engine
 
 # Every module that defines SQLModel tables; add yours here.
-MODEL_MODULES: tuple[str, ...] = ("skills.models",)
+MODEL_MODULES: tuple[str, ...] = ("skills.models", "skills.reminders.models")
 
 
 def normalise_url(url: str) -> str:

@@ -1,0 +1,36 @@
+"""Reminders: create / list / cancel / snooze, durable occurrences and the scheduler's SQL side.
+
+The skill spec is :data:`skills.reminders.skill.SPEC`; the scheduler's SQL steps live in
+:mod:`skills.reminders.schedule`. Importing this package imports nothing else (``skills.db``
+imports ``skills.reminders.models`` early); :func:`run_due` loads its modules when called.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skills.reminders.schedule import DuePush
+
+__all__ = ["run_due"]
+
+_MAX_ROUNDS = 10_000
+
+
+def run_due(services: Any, now: datetime) -> list[DuePush]:
+    """Fire everything due up to ``now`` as if the scheduler had run all along (script mode).
+
+    Deterministic: no lease, no catch-up policy (a jump of the clock is not downtime); a daily
+    reminder crossed three times by one jump fires three times, oldest first. The pushes stay
+    ``enqueued`` until the caller records their outcome (:func:`schedule.record_outcome`).
+    """
+    from skills.reminders.schedule import fire_due
+
+    pushes: list[DuePush] = []
+    for _ in range(_MAX_ROUNDS):
+        fired = fire_due(services.db, now, catch_up=False)
+        if not fired.pushes and not fired.skipped:
+            break
+        pushes.extend(fired.pushes)
+    return pushes

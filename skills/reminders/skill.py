@@ -1,0 +1,170 @@
+"""The reminders skill: create, list, cancel (confirmed by the engine) and snooze after a push.
+
+The engine fills the slots: ``when`` arrives as :meth:`TimeExpr.to_param` (a dict), ``content``
+and ``target`` as text (or what the ``extract`` functions pulled out of the first message).
+Every write is keyed by the message id, so a retried message never doubles a reminder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
+from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.views import ExecView
+from skills.reminders import store
+from skills.reminders._text import ALL, extract_content, extract_target, parse_target
+
+__all__ = ["SPEC", "SNOOZE_DEFAULT"]
+
+SNOOZE_DEFAULT = timedelta(minutes=10)
+_PAST = "这个时间已经过去了，换个以后的时间吧？比如「明天早上8点」。"
+
+
+def _when(value: Any) -> TimeExpr | None:
+    if isinstance(value, TimeExpr):
+        return value
+    if isinstance(value, Mapping):
+        try:
+            return TimeExpr.from_param(dict(value))
+        except (KeyError, ValueError, TypeError):
+            return None
+    return None
+
+
+def _local(view: ExecView, dt: datetime) -> datetime:
+    return dt.astimezone(ZoneInfo(view.tz))
+
+
+def _describe(view: ExecView, at: datetime, rrule: str | None) -> str:
+    local = _local(view, at)
+    if rrule:
+        return f"{describe_rrule(rrule, local)}（第一次：{format_when(local)}）"
+    return format_when(local)
+
+
+def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Store the reminder and confirm it back with the resolved time."""
+    when = _when(params.get("when"))
+    content = str(params.get("content") or "").strip()
+    if when is None or not content:
+        return SkillResult("没听清提醒的时间或内容，可以说「明天早上8点提醒我开会」。", ok=False)
+    if when.at <= view.now:
+        return SkillResult(_PAST, ok=False)
+    reminder_id, created = store.create(services.db, user=view.user, content=content, at=when.at,
+                                        rrule=when.rrule, tz=view.tz, msg_id=view.msg_id)
+    said = _describe(view, when.at, when.rrule)
+    return SkillResult(
+        f"好的，{said} 提醒你：{content}",
+        data={"reminder_id": reminder_id, "created": created, "at": when.at.isoformat(), "rrule": when.rrule},
+        dto={"content": content, "when": said},
+        facts={"last_reminder": f"{said} {content}"},
+    )
+
+
+def _line(view: ExecView, item: store.ActiveReminder) -> str:
+    local = _local(view, item.next_due)
+    if item.rrule:
+        return f"{item.number}. {describe_rrule(item.rrule, local)} {item.content}（下次 {format_when(local)}）"
+    return f"{item.number}. {format_when(local)} {item.content}"
+
+
+def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """The user's pending reminders, numbered (the numbers cancel refers to)."""
+    active = store.list_active(services.db, view.user)
+    if not active:
+        return SkillResult("你现在没有待提醒的事项。可以说「明天早上8点提醒我开会」来添加。",
+                           data={"count": 0}, dto={"reminders": []})
+    lines = "\n".join(_line(view, r) for r in active)
+    return SkillResult(
+        f"你的提醒（共{len(active)}条）：\n{lines}\n回复「取消第1个」可以取消。",
+        data={"count": len(active), "ids": [r.reminder_id for r in active]},
+        dto={"reminders": [{"number": r.number, "content": r.content,
+                            "when": format_when(_local(view, r.next_due))} for r in active]},
+    )
+
+
+def _target(params: Mapping[str, Any]) -> int | str | None:
+    raw = params.get("target")
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    return parse_target(str(raw)) if raw is not None else None
+
+
+def cancel_confirm_text(params: Mapping[str, Any]) -> str:
+    """The engine's yes/no question before cancelling."""
+    target = _target(params)
+    if target == ALL:
+        return "确认取消全部提醒吗？"
+    if isinstance(target, int):
+        return f"确认取消第{target}个提醒吗？"
+    return f"确认取消「{target}」的提醒吗？"
+
+
+def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Cancel by list number, by content words, or all of them."""
+    target = _target(params)
+    active = store.list_active(services.db, view.user)
+    if not active:
+        return SkillResult("你现在没有待提醒的事项，不用取消。", data={"cancelled": 0})
+    chosen = store.select_targets(active, target) if target is not None else []
+    if not chosen:
+        listing = "\n".join(_line(view, r) for r in active)
+        return SkillResult(f"没找到要取消的提醒。你现在的提醒：\n{listing}\n回复编号或「全部」。",
+                           data={"cancelled": 0}, ok=False)
+    store.cancel(services.db, [r.reminder_id for r in chosen])
+    if target == ALL and len(chosen) > 1:
+        reply = f"已取消全部{len(chosen)}条提醒。"
+    else:
+        reply = "已取消提醒：" + "、".join(r.content for r in chosen)
+    return SkillResult(reply, data={"cancelled": len(chosen), "ids": [r.reminder_id for r in chosen]},
+                       dto={"cancelled": [r.content for r in chosen]})
+
+
+def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Repeat the most recently pushed reminder later (default: in 10 minutes)."""
+    when = _when(params.get("when"))
+    at = when.at if when is not None else view.now + SNOOZE_DEFAULT
+    if at <= view.now:
+        return SkillResult(_PAST, ok=False)
+    content = store.snooze(services.db, user=view.user, at=at, msg_id=view.msg_id)
+    if content is None:
+        return SkillResult("最近没有发给你的提醒。要新建提醒可以说「10分钟后提醒我关火」。", ok=False)
+    said = format_when(_local(view, at))
+    return SkillResult(f"好的，{said} 再提醒你：{content}", data={"at": at.isoformat()},
+                       dto={"content": content, "when": said})
+
+
+SPEC = SkillSpec(
+    name="reminders",
+    description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
+    actions=(
+        ActionSpec(
+            name="create", intent="reminder.create", run=create_reminder, writes=False,
+            description="新建提醒",
+            slots=(
+                SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。"),
+                SlotSpec("content", SlotType.TEXT, "要提醒你做什么？", extract=extract_content),
+            ),
+        ),
+        ActionSpec(name="list", intent="reminder.list", run=list_reminders, description="查看提醒"),
+        ActionSpec(
+            name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
+            confirm_text=cancel_confirm_text, description="取消提醒",
+            slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
+                            extract=extract_target),),
+        ),
+        ActionSpec(
+            name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
+            description="稍后再提醒刚才的提醒",
+            slots=(SlotSpec("when", SlotType.TIME, "多久以后再提醒你？", required=False),),
+        ),
+    ),
+)
