@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -51,7 +52,7 @@ class Settings(BaseSettings):
 
         source = dict(os.environ if env is None else env)
         lowered = {k.lower(): v for k, v in source.items()}
-        fields: dict[str, object] = {name: lowered[name] for name in cls.model_fields if name in lowered}
+        fields: dict[str, Any] = {name: lowered[name] for name in cls.model_fields if name in lowered}
         fields["openai_extra"] = {k.upper(): v for k, v in source.items() if k.upper().startswith("OPENAI_")}
         return cls(_env_file=env_file if env is None else None, **fields)  # type: ignore[call-arg]
 

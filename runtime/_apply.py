@@ -77,6 +77,7 @@ def _confirm(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     if pending is not None:
         turn.trace.intent = pending.intent
     engine.dialogue.confirm(turn)
+    _repeat_pending(turn)
 
 
 def _reset(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:

@@ -26,6 +26,7 @@ from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter
 from runtime.context import ConversationRuntimeContext
 from runtime.llm import LLM, MeteredLLM, NoLLM
+from runtime.llm.routing import labels_from_registry
 from runtime.skill import SkillRegistry
 from runtime.store import ContextConflict, ContextStore
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
@@ -55,6 +56,7 @@ class Engine:
         self.expected = ExpectedInputStage(self.rules)
         self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold, known_intents=known)
         self.llm: LLM = llm if llm is not None else NoLLM()
+        self.llm_router = LLMRouterStage(self.llm, labels_from_registry(registry.skills))
 
     # -- public ------------------------------------------------------------------------------
     def handle(self, inbound: Inbound) -> TurnResult:
@@ -134,16 +136,15 @@ class Engine:
             found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text))
             if found is not None:
                 return found
-        for stage in (self.rules, self.intent_model):
-            found = stage.match(view)
-            if found is not None:
-                return found
+        found = self.rules.match(view) or self.intent_model.match(view)
+        if found is not None:
+            return found
         if view.expected_field is not None:
             return Match(Stage.EXPECTED_INPUT, Kind.INVALID, intent=view.active_intent or "unknown",
                          confidence=0.0, detail=f"not a {view.expected_type}")
-        router = LLMRouterStage(turn.llm) if turn.llm is not None else None
-        if router is not None and router.applies(view):
-            found, _outcome = router.decide(view, summary)
+        if self.llm_router.applies(view):
+            found, outcome = self.llm_router.decide(view, summary, llm=turn.llm)
+            turn.trace.errors.extend(e for e in outcome.errors if e.startswith("bad_output"))
             if found is not None:
                 return found
         return Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")

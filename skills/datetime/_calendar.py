@@ -31,7 +31,7 @@ class BeyondCalendar(Exception):
 
 def last_year_known() -> int:
     """The last year with published holiday arrangements in the installed data."""
-    return max(d.year for d in cc.holidays)
+    return int(max(d.year for d in cc.holidays))
 
 
 def day_kind(day: date) -> tuple[str, str | None]:
