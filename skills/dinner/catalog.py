@@ -1,0 +1,160 @@
+"""The recipe catalog shipped as data (``catalog.json``; sources in ``SOURCES.md``).
+
+Loaded once into frozen dataclasses. Names and aliases of ingredients resolve to one canonical
+name (西红柿 → 番茄), and a dish name can be found inside a free-text message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["CATEGORIES", "Catalog", "Dish", "Ingredient", "Nutrition", "load_catalog"]
+
+CATALOG_PATH = Path(__file__).with_name("catalog.json")
+CATEGORIES = ("staple", "vegetable", "protein", "soup")
+
+
+@dataclass(frozen=True, slots=True)
+class Nutrition:
+    """Energy (kcal) and macronutrients (g)."""
+
+    kcal: float = 0.0
+    protein: float = 0.0
+    fat: float = 0.0
+    carbohydrate: float = 0.0
+
+    def __add__(self, other: Nutrition) -> Nutrition:
+        return Nutrition(self.kcal + other.kcal, self.protein + other.protein,
+                         self.fat + other.fat, self.carbohydrate + other.carbohydrate)
+
+    def scaled(self, factor: float) -> Nutrition:
+        """This amount times ``factor``."""
+        return Nutrition(self.kcal * factor, self.protein * factor, self.fat * factor,
+                         self.carbohydrate * factor)
+
+    def rounded(self) -> dict[str, float]:
+        """A JSON-friendly form: kcal whole, grams to one decimal."""
+        return {"kcal": round(self.kcal), "protein": round(self.protein, 1),
+                "fat": round(self.fat, 1), "carbohydrate": round(self.carbohydrate, 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class Ingredient:
+    """A purchasable ingredient with its typical price and nutrition per 100 g edible portion."""
+
+    name: str
+    aliases: tuple[str, ...]
+    price_per_500g: float
+    per_100g: Nutrition
+    tags: frozenset[str]
+    piece_g: float | None = None
+    pack_g: float | None = None
+
+    @property
+    def basic(self) -> bool:
+        """Household basics (oil, soy sauce, …) are assumed at home and never bought."""
+        return "basic" in self.tags
+
+    def price_of(self, grams: float) -> float:
+        """The typical price of ``grams`` of this ingredient."""
+        return self.price_per_500g * grams / 500.0
+
+
+@dataclass(frozen=True, slots=True)
+class Dish:
+    """A dish: category, raw ingredients per serving (g), optional garnishes, tags, steps."""
+
+    name: str
+    category: str
+    aliases: tuple[str, ...]
+    ingredients_g: Mapping[str, float]
+    optional: frozenset[str]
+    tags: frozenset[str]
+    nutrition: Nutrition
+    steps: tuple[str, ...]
+
+    @property
+    def main_ingredient(self) -> str:
+        """The heaviest ingredient: two dishes of a menu should not share it."""
+        return max(self.ingredients_g.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+class Catalog:
+    """All ingredients and dishes; lookups by name, alias, or a name inside a message."""
+
+    def __init__(self, ingredients: Mapping[str, Ingredient], dishes: tuple[Dish, ...]) -> None:
+        self.ingredients = MappingProxyType(dict(ingredients))
+        self.dishes = dishes
+        self._dish_by_name = {d.name: d for d in dishes}
+        for d in dishes:
+            for alias in d.aliases:
+                self._dish_by_name.setdefault(alias, d)
+        self._alias: dict[str, str] = {}
+        for ing in ingredients.values():
+            for alias in (ing.name, *ing.aliases):
+                self._alias.setdefault(alias, ing.name)
+
+    def dish(self, name: str) -> Dish | None:
+        """The dish called exactly ``name``."""
+        return self._dish_by_name.get(name)
+
+    def find_dish(self, text: str) -> Dish | None:
+        """The catalog dish whose name or alias occurs in ``text`` (the longest mention wins)."""
+        hits = [name for name in self._dish_by_name if name in text]
+        return self._dish_by_name[max(hits, key=len)] if hits else None
+
+    def canonical(self, word: str) -> str | None:
+        """The canonical ingredient name for ``word`` (a name or an alias), or None."""
+        return self._alias.get(word.strip())
+
+    def find_ingredients(self, text: str) -> list[str]:
+        """Canonical names of the ingredients mentioned in ``text``, longest mentions first."""
+        found: list[str] = []
+        rest = text
+        for alias in sorted(self._alias, key=len, reverse=True):
+            if len(alias) > 1 and alias in rest:
+                rest = rest.replace(alias, "\0")
+                name = self._alias[alias]
+                if name not in found:
+                    found.append(name)
+        return found
+
+
+def _nutrition(raw: Mapping[str, Any]) -> Nutrition:
+    return Nutrition(float(raw["kcal"]), float(raw["protein"]), float(raw["fat"]), float(raw["carbohydrate"]))
+
+
+def parse_catalog(raw: Mapping[str, Any]) -> Catalog:
+    """Build a :class:`Catalog` from the JSON document's structure; raises ValueError when inconsistent."""
+    ingredients = {
+        name: Ingredient(
+            name=name, aliases=tuple(item.get("aliases", ())), price_per_500g=float(item["price_per_500g"]),
+            per_100g=_nutrition(item["nutrition_per_100g"]), tags=frozenset(item.get("tags", ())),
+            piece_g=item.get("piece_g"), pack_g=item.get("pack_g"),
+        )
+        for name, item in raw["ingredients"].items()
+    }
+    dishes = []
+    for item in raw["dishes"]:
+        unknown = set(item["ingredients_g"]) - set(ingredients)
+        if unknown or item["category"] not in CATEGORIES:
+            raise ValueError(f"bad dish {item['name']}: {sorted(unknown)} {item['category']}")
+        dishes.append(Dish(
+            name=item["name"], category=item["category"], aliases=tuple(item.get("aliases", ())),
+            ingredients_g=MappingProxyType({k: float(v) for k, v in item["ingredients_g"].items()}),
+            optional=frozenset(item.get("optional", ())), tags=frozenset(item.get("tags", ())),
+            nutrition=_nutrition(item["nutrition_per_serving"]), steps=tuple(item["steps"]),
+        ))
+    return Catalog(ingredients, tuple(dishes))
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The shipped catalog (parsed once per process)."""
+    return parse_catalog(json.loads(CATALOG_PATH.read_text(encoding="utf-8")))

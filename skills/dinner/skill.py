@@ -1,0 +1,70 @@
+"""dinner.plan — DinnerBudgetPlanning: people, budget, then (once, optional) dietary exclusions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.views import ExecView
+from skills.dinner._format import format_plan, plan_dto
+from skills.dinner.exclusions import NOTHING_WORDS
+from skills.dinner.planner import PlanRequest, plan_dinner
+from skills.pantry.skill import pantry_grams
+from skills.store import get_profile
+
+__all__ = ["SPEC", "plan"]
+
+log = logging.getLogger(__name__)
+
+
+def _dietary(value: Any) -> list[str]:
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else list(value)
+    return [str(x).strip() for x in items if str(x).strip() and str(x).strip() not in NOTHING_WORDS]
+
+
+def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Plan tonight's dinner for ``people`` within ``budget`` yuan, honouring exclusions and the profile."""
+    people = int(params["people"])
+    budget = float(params["budget"])
+    dietary = _dietary(params.get("dietary"))
+    goal, dislikes, allergies, pantry = None, [], [], {}
+    try:
+        profile = get_profile(services.db, view.user)
+        if profile is not None:
+            goal, dislikes, allergies = profile.goal, list(profile.dislikes), list(profile.allergies)
+        pantry = pantry_grams(services.db, view.user)
+    except SQLAlchemyError:  # the plan still works without profile and pantry
+        log.warning("dinner.plan: profile/pantry unavailable", exc_info=True)
+    result = plan_dinner(PlanRequest(people=people, budget=budget, exclusions=dietary, goal=goal,
+                                     dislikes=dislikes, allergies=allergies, pantry_g=pantry))
+    dto = plan_dto(result)
+    facts: dict[str, Any] = {"people": people, "budget": budget}
+    if dietary:
+        facts["dislikes"] = list(result.exclusions.labels)
+    if goal:
+        facts["goal"] = goal
+    return SkillResult(format_plan(result), data=dto, dto=dto, facts=facts, ok=bool(result.menu))
+
+
+SPEC = SkillSpec(
+    name="dinner",
+    description="按人数和预算安排晚饭",
+    actions=(
+        ActionSpec(
+            name="plan", intent="dinner.plan", run=plan,
+            slots=(
+                SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
+                SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000),
+                SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜，没有就说“没有”）",
+                         required=False, ask_once=True),
+            ),
+            description="安排一顿晚饭：菜单、购物清单、总价和营养",
+        ),
+    ),
+)

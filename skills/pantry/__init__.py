@@ -1,0 +1,1 @@
+"""Pantry skill: what the user has at home (``skills.pantry.skill.SPEC``)."""

@@ -1,0 +1,113 @@
+"""Parse pantry statements: "冰箱里有鸡蛋6个、西红柿4个" / "买了两斤排骨" / "鸡蛋用完了".
+
+Pure functions. Each clause mentioning a catalog ingredient becomes a :data:`PantryChange`
+dict (JSON-serialisable): ``{"name", "op": set|add|sub, "quantity": float|None, "unit"}``.
+Weights are normalised to grams (unit "克"); counts to "个"; other units are kept as said.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import cn2an
+
+from skills.dinner.catalog import Catalog, load_catalog
+
+__all__ = ["PantryChange", "parse_number", "parse_pantry", "to_grams"]
+
+PantryChange = dict[str, Any]
+
+_NUM = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]+(?:个)?半?|半)"
+_UNITS_G = {"克": 1.0, "g": 1.0, "斤": 500.0, "两": 50.0, "公斤": 1000.0, "千克": 1000.0, "kg": 1000.0}
+_UNITS_PIECE = ("个", "颗", "只", "枚", "根", "棵", "头")
+_UNITS_OTHER = ("盒", "袋", "包", "把", "块", "瓶", "盒", "板", "条", "斤装")
+_UNIT = "|".join(sorted([*_UNITS_G, *_UNITS_PIECE, *_UNITS_OTHER], key=len, reverse=True))
+_QTY = re.compile(rf"({_NUM})\s*({_UNIT})", re.IGNORECASE)
+_EMPTY = re.compile(r"(用完|吃完|没了|没有了|用光|吃光|扔了|坏了|清空)")
+_ADD = re.compile(r"(买了|又买|新买|添了|加了|多了|囤了)")
+_SUB = re.compile(r"(用了|吃了|用掉|吃掉|拿了|做了)")
+_SPLIT = re.compile(r"[，,、；;。！!\s]+|和|以及|还有(?=[^0-9一二两三四五六七八九十半]*[0-9一二两三四五六七八九十半])")
+
+
+def parse_number(text: str) -> float | None:
+    """Arabic or Chinese numerals, with 半 (0.5) and 一个半 (1.5)."""
+    text = text.strip()
+    if not text:
+        return None
+    if text == "半":
+        return 0.5
+    half = 0.5 if text.endswith("半") else 0.0
+    core = text.rstrip("半").rstrip("个")
+    if not core:
+        return half or None
+    try:
+        value = float(core)
+    except ValueError:
+        try:
+            value = float(cn2an.cn2an(core, "smart"))
+        except (ValueError, KeyError, TypeError):
+            return None
+    return value + half
+
+
+def _op(clause: str, whole: str, has_quantity: bool) -> str:
+    patterns = ((_EMPTY, "empty"), (_ADD, "add"), (_SUB, "sub"))
+    for pattern, op in patterns:
+        if pattern.search(clause):
+            return op
+    if "有" in clause:
+        return "set"
+    # "西红柿和鸡蛋都吃完了": a bare name takes the verb of the whole sentence
+    for pattern, op in patterns if not has_quantity else patterns[1:]:
+        if pattern.search(whole):
+            return op
+    return "set"
+
+
+def _quantity(clause: str) -> tuple[float | None, str]:
+    match = _QTY.search(clause)
+    if match is None:
+        return None, ""
+    value = parse_number(match.group(1))
+    unit = match.group(2).lower()
+    if value is None:
+        return None, ""
+    if unit in _UNITS_G:
+        return value * _UNITS_G[unit], "克"
+    if unit in _UNITS_PIECE:
+        return value, "个"
+    return value, unit
+
+
+def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:
+    """Every ingredient change stated in ``text`` (empty when none is recognised)."""
+    catalog = catalog or load_catalog()
+    changes: dict[str, PantryChange] = {}
+    for clause in _SPLIT.split(text):
+        names = catalog.find_ingredients(clause)
+        if not names:
+            continue
+        quantity, unit = _quantity(clause)
+        op = _op(clause, text, quantity is not None)
+        for name in names[:1] if quantity is not None else names:
+            if op == "empty":
+                changes[name] = {"name": name, "op": "set", "quantity": 0.0, "unit": unit or "个"}
+            else:
+                changes[name] = {"name": name, "op": op, "quantity": quantity, "unit": unit}
+    return list(changes.values())
+
+
+def to_grams(name: str, quantity: float, unit: str, catalog: Catalog | None = None) -> float | None:
+    """Grams of ``quantity`` ``unit`` of ingredient ``name`` (None when the unit has no known weight)."""
+    catalog = catalog or load_catalog()
+    if unit == "克":
+        return quantity
+    ing = catalog.ingredients.get(name)
+    if ing is None:
+        return None
+    if unit in ("个", "块") and ing.piece_g:
+        return quantity * ing.piece_g
+    if unit in ("袋", "包") and ing.pack_g:
+        return quantity * ing.pack_g
+    return None
