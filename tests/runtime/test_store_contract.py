@@ -130,7 +130,7 @@ def test_concurrent_cas_exactly_one_winner_per_version(backend: Backend) -> None
             t.start()
         for t in threads:
             t.join(5)
-        assert sorted(outcome) == ["lost {0}->{1}".format(round_no, round_no + 1), "won"], outcome
+        assert sorted(outcome) == [f"lost {round_no}->{round_no + 1}", "won"], outcome
         winner = outcome.index("won")
         assert backend.store.load("u-race").summary.goal == f"w{winner}"
 
