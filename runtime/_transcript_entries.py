@@ -1,0 +1,96 @@
+"""Transcript entries: typed records and their pure (de)serialisation to Redis Stream fields.
+
+A stream entry has two fields: ``kind`` (readable with ``XRANGE`` by hand) and ``data`` (the JSON
+of the entry without its stream id). Reading fills ``id`` from the stream id.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from runtime.turn import Inbound, TurnTrace
+
+
+class EntryKind(StrEnum):
+    """What one transcript entry records."""
+
+    TURN = "turn"
+    DELIVERY = "delivery"
+
+
+class TurnEntry(BaseModel):
+    """One processed turn: the inbound message, the replies the engine produced and the trace."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["turn"] = "turn"
+    id: str = ""
+    recorded_at: datetime
+    inbound: Inbound
+    replies: list[str] = Field(default_factory=list)
+    trace: TurnTrace
+
+
+class DeliveryEntry(BaseModel):
+    """One piece of text that left (or tried to leave) the bot: a reply or a scheduled push."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["delivery"] = "delivery"
+    id: str = ""
+    recorded_at: datetime
+    user: str
+    text: str
+    channel: str
+    outcome: str
+    ref: str = ""
+    push: bool = False
+
+
+TranscriptEntry = Annotated[TurnEntry | DeliveryEntry, Field(discriminator="kind")]
+_ENTRY: TypeAdapter[TurnEntry | DeliveryEntry] = TypeAdapter(TranscriptEntry)
+
+
+class UnreadableEntry(BaseModel):
+    """A stream entry that no longer parses (old shape, hand-edited); kept visible, never fatal."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["unreadable"] = "unreadable"
+    id: str
+    raw: dict[str, str]
+    reason: str
+
+
+def to_fields(entry: TurnEntry | DeliveryEntry) -> dict[str, str]:
+    """The stream fields of ``entry`` (its ``id`` is assigned by Redis, so it is left out)."""
+    data = entry.model_dump(mode="json", exclude={"id"})
+    return {"kind": entry.kind, "data": json.dumps(data, ensure_ascii=False, separators=(",", ":"))}
+
+
+def from_fields(entry_id: str, fields: dict[str, str]) -> TurnEntry | DeliveryEntry | UnreadableEntry:
+    """Restore one entry read from the stream; a broken one becomes an :class:`UnreadableEntry`."""
+    try:
+        data: dict[str, Any] = json.loads(fields.get("data", ""))
+        data["id"] = entry_id
+        return _ENTRY.validate_python(data)
+    except (ValueError, ValidationError) as exc:
+        return UnreadableEntry(id=entry_id, raw=fields, reason=str(exc).splitlines()[0][:200])
+
+
+def stream_id_at(moment: datetime) -> str:
+    """The smallest stream id at or after ``moment`` (stream ids are milliseconds since the epoch)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{int(moment.timestamp() * 1000)}-0"
+
+
+def stream_id_time(entry_id: str) -> datetime:
+    """When an entry was appended, from its stream id."""
+    millis = int(entry_id.split("-", 1)[0])
+    return datetime.fromtimestamp(millis / 1000, tz=UTC)

@@ -1,0 +1,180 @@
+"""The transcript: every turn (inbound, replies, trace) and every delivery, per user, in Redis Streams.
+
+Answers "what did the bot do for this user, and why?" from Redis alone. One stream per user
+(``wx:{openid}:transcript``), trimmed by length (``MAXLEN ~``) and by age (``MINID ~``, plus an
+idle expiry); a sorted set of recently active users; global counter hashes for ``wxbot stats``.
+Each record is written in one pipeline (one round trip; no MULTI, so it also works on Redis
+Cluster, where the per-user stream and the global counters live in different slots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from runtime import keys
+from runtime._transcript_entries import (
+    DeliveryEntry,
+    EntryKind,
+    TranscriptEntry,
+    TurnEntry,
+    UnreadableEntry,
+    from_fields,
+    stream_id_at,
+    stream_id_time,
+    to_fields,
+)
+from runtime._transcript_stats import (
+    LATENCY_SAMPLES,
+    LatencySummary,
+    TranscriptStats,
+    delivery_field,
+    percentile,
+    summarize,
+    turn_increments,
+)
+from runtime.turn import Inbound, TurnResult
+
+__all__ = [
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "Transcript", "TranscriptEntry",
+    "TranscriptStats", "TranscribedEngine", "TurnEntry", "UnreadableEntry", "percentile", "stream_id_at",
+    "stream_id_time",
+]
+
+TURNS, LATENCY, DELIVERIES = "turns", "latency", "deliveries"
+Entry = TurnEntry | DeliveryEntry | UnreadableEntry
+
+
+class ActiveUser(BaseModel):
+    """A user seen recently, with the time of their last recorded activity."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user: str
+    last_active: datetime
+
+
+class Transcript:
+    """Thin Redis I/O around the pure entry (de)serialisation. ``redis`` is a redis-py client."""
+
+    def __init__(self, redis: Any, *, max_len: int = 2000, max_age_days: int = 30, approximate: bool = True,
+                 now: Callable[[], datetime] | None = None) -> None:
+        self._redis = redis
+        self.max_len = max_len
+        self.max_age = timedelta(days=max_age_days)
+        self._approximate = approximate
+        self._now = now or (lambda: datetime.now(UTC))
+
+    @classmethod
+    def from_settings(cls, redis: Any, settings: Any) -> Transcript:
+        """A transcript with the retention configured in ``settings`` (TRANSCRIPT_MAX_LEN/_AGE_DAYS)."""
+        return cls(redis, max_len=settings.transcript_max_len, max_age_days=settings.transcript_max_age_days)
+
+    # -- writes -------------------------------------------------------------------------------
+    def record_turn(self, inbound: Inbound, result: TurnResult) -> None:
+        """Append one turn and update the active-users index and the stats counters (one pipeline)."""
+        now = self._now()
+        entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace)
+        pipe = self._append(inbound.user, entry, now)
+        for name, amount in turn_increments(result.trace).items():
+            pipe.hincrby(keys.stats(TURNS), name, amount)
+        pipe.lpush(keys.stats(LATENCY), f"{result.trace.latency_ms:.3f}")
+        pipe.ltrim(keys.stats(LATENCY), 0, LATENCY_SAMPLES - 1)
+        pipe.execute()
+
+    def record_delivery(self, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
+                        push: bool = False) -> None:
+        """Append what happened to one outgoing text (``push`` for scheduled pushes, else a reply)."""
+        now = self._now()
+        entry = DeliveryEntry(recorded_at=now, user=user, text=text, channel=str(channel), outcome=str(outcome),
+                              ref=ref, push=push)
+        pipe = self._append(user, entry, now)
+        pipe.hincrby(keys.stats(DELIVERIES), delivery_field(entry.channel, entry.outcome, push=push), 1)
+        pipe.execute()
+
+    def _append(self, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> Any:
+        stream = keys.transcript(user)
+        oldest = now - self.max_age
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xadd(stream, to_fields(entry), maxlen=self.max_len, approximate=self._approximate)
+        pipe.xtrim(stream, minid=stream_id_at(oldest), approximate=self._approximate)
+        pipe.expire(stream, int(self.max_age.total_seconds()))
+        pipe.zadd(keys.active_users(), {user: now.timestamp()})
+        pipe.zremrangebyscore(keys.active_users(), "-inf", oldest.timestamp())
+        return pipe
+
+    def delete(self, user: str) -> None:
+        """Forget a user's transcript and drop them from the active-users index."""
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.delete(keys.transcript(user))
+        pipe.zrem(keys.active_users(), user)
+        pipe.execute()
+
+    # -- reads --------------------------------------------------------------------------------
+    def read(self, user: str, since: datetime | str | None = None, limit: int = 200) -> list[Entry]:
+        """The user's entries, oldest first: the last ``limit`` ones, or the first ``limit`` from ``since``.
+
+        ``since`` is a time or a stream id; with a stream id the entry itself is excluded (so a
+        poller can pass the last id it saw).
+        """
+        stream = keys.transcript(user)
+        if since is None:
+            rows = list(reversed(self._redis.xrevrange(stream, count=limit)))
+        elif isinstance(since, datetime):
+            rows = self._redis.xrange(stream, min=stream_id_at(since), count=limit)
+        else:
+            rows = self._redis.xrange(stream, min=f"({since}", count=limit)
+        return [from_fields(_s(entry_id), {_s(k): _s(v) for k, v in fields.items()}) for entry_id, fields in rows]
+
+    def turns(self, user: str, since: datetime | str | None = None, limit: int = 1000) -> list[TurnEntry]:
+        """Only the turn entries (for re-running the user's inbound messages)."""
+        return [e for e in self.read(user, since, limit) if isinstance(e, TurnEntry)]
+
+    def length(self, user: str) -> int:
+        """How many entries the user's stream holds."""
+        return int(self._redis.xlen(keys.transcript(user)))
+
+    def users(self, limit: int = 100) -> list[ActiveUser]:
+        """Recently active users, most recent first."""
+        rows = self._redis.zrevrange(keys.active_users(), 0, limit - 1, withscores=True)
+        return [ActiveUser(user=_s(u), last_active=datetime.fromtimestamp(float(score), tz=UTC)) for u, score in rows]
+
+    def stats(self) -> TranscriptStats:
+        """Turns by stage and intent, model calls and tokens, latency percentiles, delivery outcomes."""
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hgetall(keys.stats(TURNS))
+        pipe.lrange(keys.stats(LATENCY), 0, -1)
+        pipe.hgetall(keys.stats(DELIVERIES))
+        turns, latencies, deliveries = pipe.execute()
+        return summarize({_s(k): int(v) for k, v in turns.items()}, [float(_s(v)) for v in latencies],
+                         {_s(k): int(v) for k, v in deliveries.items()})
+
+
+class TranscribedEngine:
+    """Wraps an engine so that every handled turn is also recorded in the transcript.
+
+    A drop-in for the worker's ``TurnEngine``; ``store`` and other attributes pass through.
+    """
+
+    def __init__(self, engine: Any, transcript: Transcript) -> None:
+        self.engine = engine
+        self.transcript = transcript
+
+    def handle(self, inbound: Inbound) -> TurnResult:
+        """Run the turn, then record it (a failure to record never loses the turn's replies)."""
+        result: TurnResult = self.engine.handle(inbound)
+        try:
+            self.transcript.record_turn(inbound, result)
+        except Exception as exc:  # observability must not break the conversation
+            result.trace.errors.append(f"transcript: {type(exc).__name__}")
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def _s(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
