@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 SCHEMA_VERSION = 2
 MAX_PAUSED = 3
 MAX_RECENT = 8
+MAX_PROCESSED = 16
 
 
 class ExpectedInput(BaseModel):
@@ -86,6 +87,16 @@ class RecentMessage(BaseModel):
     at: datetime
 
 
+class ProcessedTurn(BaseModel):
+    """A message already handled, with its replies: a redelivered message gets the same answer."""
+
+    msg_id: str
+    replies: list[str] = Field(default_factory=list)
+    stage: str = ""
+    intent: str = ""
+    skill: str | None = None
+
+
 class Summary(BaseModel):
     """Structured long-term facts: short, typed, reusable (defaults and the model summary)."""
 
@@ -108,6 +119,7 @@ class ConversationRuntimeContext(BaseModel):
     clarification: Clarification | None = None
     recent: list[RecentMessage] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
+    processed: list[ProcessedTurn] = Field(default_factory=list)
     updated_at: datetime | None = None
 
     @classmethod
@@ -119,6 +131,15 @@ class ConversationRuntimeContext(BaseModel):
         """Keep ``text`` among the recent messages of the active task (bounded)."""
         self.recent.append(RecentMessage(role=role, text=text[:200], at=at))
         del self.recent[:-MAX_RECENT]
+
+    def already(self, msg_id: str) -> ProcessedTurn | None:
+        """The earlier outcome of ``msg_id`` if this context already processed it."""
+        return next((p for p in self.processed if p.msg_id == msg_id), None)
+
+    def mark_processed(self, turn: ProcessedTurn) -> None:
+        """Remember a processed message (bounded), saved atomically with the state it produced."""
+        self.processed.append(turn)
+        del self.processed[:-MAX_PROCESSED]
 
     def push_paused(self, task: PausedTask) -> None:
         """Pause a task; the oldest falls off past :data:`MAX_PAUSED`."""

@@ -24,7 +24,7 @@ from runtime.cascade.expected_input import ExpectedInputStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter
-from runtime.context import ConversationRuntimeContext
+from runtime.context import ConversationRuntimeContext, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.llm.routing import labels_from_registry
 from runtime.skill import SkillRegistry
@@ -65,7 +65,11 @@ class Engine:
         errors: list[str] = []
         turn: TurnState | None = None
         for _attempt in range(MAX_SAVE_ATTEMPTS):
-            turn = self._run(self.store.load(inbound.user), inbound)
+            ctx = self.store.load(inbound.user)
+            done = ctx.already(inbound.msg_id)
+            if done is not None:
+                return self._replayed(inbound, ctx, done, started)
+            turn = self._run(ctx, inbound)
             try:
                 self.store.save(turn.ctx)
                 break
@@ -78,6 +82,17 @@ class Engine:
         trace.intent = PUBLIC_INTENT.get(trace.intent, trace.intent)
         return TurnResult(replies=["\n\n".join(turn.replies)] if turn.replies else [], trace=trace,
                           state=trace.state_after, data=turn.data)
+
+    def _replayed(self, inbound: Inbound, ctx: ConversationRuntimeContext, done: ProcessedTurn,
+                  started: float) -> TurnResult:
+        """A redelivered message: the same replies, no second run of anything."""
+        state = snapshot(ctx)
+        trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
+                          stage=Stage(done.stage) if done.stage else Stage.FALLBACK, intent=done.intent,
+                          skill=done.skill, detail="duplicate: replayed the stored outcome",
+                          state_before=state, state_after=state,
+                          latency_ms=round((time.perf_counter() - started) * 1000, 3))
+        return TurnResult(replies=list(done.replies), trace=trace, state=state, data={"duplicate": True})
 
     def peek(self, user: str) -> ConversationRuntimeContext:
         """The user's stored context (read-only use: admin, tests)."""
@@ -105,6 +120,9 @@ class Engine:
         if metered is not None:
             trace.errors.extend(e for e in metered.errors if not e.endswith("not_configured"))
         self._remember(turn)
+        replies = ["\n\n".join(turn.replies)] if turn.replies else []
+        ctx.mark_processed(ProcessedTurn(msg_id=inbound.msg_id, replies=replies, stage=str(trace.stage),
+                                         intent=PUBLIC_INTENT.get(trace.intent, trace.intent), skill=trace.skill))
         ctx.updated_at = now
         trace.state_after = snapshot(ctx)
         return turn

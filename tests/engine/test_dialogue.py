@@ -151,3 +151,15 @@ def test_model_summary_and_recent_stay_small(bot: Bot) -> None:
         bot.say("今天几号")
     ctx = bot.engine.peek("u1")
     assert len(ctx.recent) <= 8
+
+
+def test_redelivered_message_gets_the_same_answer_and_runs_nothing_twice(bot: Bot) -> None:
+    from runtime.turn import Inbound
+
+    bot.say("骑车骑了10公里")
+    inbound = Inbound(user="u1", text="确认", msg_id="dup-1", at=bot.now)
+    first = bot.engine.handle(inbound)
+    again = bot.engine.handle(inbound)
+    assert again.replies == first.replies and again.data.get("duplicate") is True
+    assert again.trace.stage == first.trace.stage and again.trace.intent == "exercise.log"
+    assert len(bot.ledger.logs) == 1
