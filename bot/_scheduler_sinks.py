@@ -1,0 +1,94 @@
+"""Where the scheduler hands a due push: an injectable sink.
+
+A sink receives each claimed :class:`DuePush` once (and again only if the scheduler died before
+the delivery receipt, which is why every sink must be idempotent on ``push.key``). It returns the
+channel when it delivered synchronously, or None when it queued the push for someone else.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Engine
+
+from skills.reminders.schedule import DuePush, record_outcome
+
+__all__ = ["CollectingSink", "DeliverySink", "PushSink", "RQPushSink", "deliver_push"]
+
+log = logging.getLogger(__name__)
+
+
+class PushSink(Protocol):
+    """Takes one due push; returns the channel if delivered now, None if queued."""
+
+    def __call__(self, push: DuePush) -> str | None: ...
+
+
+class CollectingSink:
+    """Keeps pushes in memory (tests, script mode); thread-safe; dedupes by key like delivery does."""
+
+    def __init__(self) -> None:
+        self.pushes: list[DuePush] = []
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, push: DuePush) -> str | None:
+        with self._lock:
+            if push.key not in self._seen:
+                self._seen.add(push.key)
+                self.pushes.append(push)
+        return "collected"
+
+
+class DeliverySink:
+    """Delivers in the scheduler process through :class:`bot.delivery.DeliveryService` and records it."""
+
+    def __init__(self, delivery: Any, engine: Engine) -> None:
+        self._delivery = delivery
+        self._engine = engine
+
+    def __call__(self, push: DuePush) -> str | None:
+        outcomes = self._delivery.deliver(push.user, push.key, [push.text], passive=False)
+        channel = str(outcomes[0].channel) if outcomes else "drop"
+        record_outcome(self._engine, push.key, channel)
+        return channel
+
+
+class RQPushSink:
+    """Queues an RQ job per push (``deliver_push``) on the workers' queue; the job id is the push key."""
+
+    def __init__(self, queue: Any) -> None:
+        self._queue = queue
+
+    def __call__(self, push: DuePush) -> str | None:
+        job_id = push.key.replace(":", "-")
+        self._queue.enqueue(deliver_push, push.user, push.text, push.key, job_id=job_id,
+                            result_ttl=3600, failure_ttl=86_400)
+        return None
+
+
+_engine_lock = threading.Lock()
+_engine: Engine | None = None
+
+
+def _sql_engine() -> Engine:
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            from bot.settings import Settings
+            from skills.db import make_engine
+
+            _engine = make_engine(Settings.from_env().database())
+        return _engine
+
+
+def deliver_push(user: str, text: str, key: str) -> str:
+    """RQ job run by a worker: deliver a reminder push through the delivery policy, record the outcome."""
+    from bot.worker import current
+
+    outcomes = current().delivery.deliver(user, key, [text], passive=False)
+    channel = str(outcomes[0].channel) if outcomes else "drop"
+    record_outcome(_sql_engine(), key, channel)
+    return channel

@@ -1,0 +1,51 @@
+"""``wxbot scheduler``: fire due reminders (leader-elected through a Redis lease; run one or more)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from typing import Any
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--sink rq`` queues a delivery job per push for the workers; ``inline`` delivers in-process."""
+    parser.add_argument("--sink", choices=("rq", "inline"), default=None,
+                        help="rq (default with REDIS_URL) or inline (deliver from this process)")
+    parser.add_argument("--tick", type=float, default=0.5, help="seconds between ticks (default 0.5)")
+    parser.add_argument("--lease-ttl", type=float, default=10.0, help="leader lease seconds (default 10)")
+    parser.add_argument("--name", default=None, help="lease token / name of this scheduler")
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    """Run until SIGINT/SIGTERM; a standby waits for the lease."""
+    from bot.app import make_redis
+    from bot.scheduler import DeliverySink, PushSink, RQPushSink, make_scheduler
+    from runtime.clock import SystemClock
+    from skills.db import init_db, make_engine
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redis = make_redis(settings)
+    db = make_engine(settings.database())
+    init_db(db)
+    sink_name = args.sink or ("rq" if settings.redis_url else "inline")
+    sink: PushSink
+    if sink_name == "rq":
+        from bot.queue import make_queue
+
+        sink = RQPushSink(make_queue(redis))
+    else:
+        from bot._worker_wiring import delivery
+
+        sink = DeliverySink(delivery(settings, redis), db)
+    scheduler = make_scheduler(db, redis, sink, SystemClock().now, ttl_ms=int(args.lease_ttl * 1000),
+                               tick_seconds=args.tick, name=args.name)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    logging.getLogger(__name__).info("scheduler %s started (sink=%s)", scheduler.name, sink_name)
+    scheduler.run(stop)
+    return 0
