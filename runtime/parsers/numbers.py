@@ -13,13 +13,19 @@ from functools import lru_cache
 import cn2an
 
 _RUN = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _SLANG = {"俩": "2个", "仨": "3个"}
 _FULLWIDTH = str.maketrans("０１２３４５６７８９．，：", "0123456789.,:")
 
 
 @lru_cache(maxsize=4096)
 def chinese_to_number(run: str) -> str:
-    """The Arabic form of one run of Chinese numerals; the run itself when it is not a number."""
+    """The Arabic form of one run of Chinese numerals; the run itself when it is not a number.
+
+    Two neighbouring digits are an approximate range, not a two-digit number: 五六 → 5-6, 两三 → 2-3.
+    """
+    if len(run) == 2 and run[0] in _DIGIT and _DIGIT.get(run[1]) == _DIGIT[run[0]] + 1:
+        return f"{_DIGIT[run[0]]}-{_DIGIT[run[1]]}"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

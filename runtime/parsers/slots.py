@@ -24,6 +24,9 @@ def _search(pattern: str, text: str) -> re.Match[str] | None:
 def parse_count(text: str, answer: bool) -> int | None:
     """People / item counts: 三个, 3个人, 两位, 俩, 一家四口."""
     t = normalize_numerals(text)
+    groups = re.findall(r"(\d+)\s*(?:个|位|名)?(?:大人|成人|小孩|孩子|小朋友|老人)", t)
+    if len(groups) >= 2:
+        return sum(int(g) for g in groups)
     m = _search(r"(\d+)\s*(?:个人|位|人|口人|口|个)", t) or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
     if m is None and answer:
         m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
@@ -42,14 +45,16 @@ def parse_money(text: str, answer: bool) -> float | None:
     return float(m.group(1)) if m else None
 
 
-_YES = ("是", "是的", "对", "对的", "好", "好的", "可以", "行", "确认", "确定", "嗯", "没错", "要", "需要", "ok", "yes", "y")
-_NO = ("不", "不是", "不对", "否", "不要", "不用", "不行", "不需要", "no", "n", "别")
+_YES = ("嗯嗯", "没问题", "没错", "不错", "就这样", "行吧", "是", "是的", "对", "对的", "好", "好的", "可以", "行", "确认", "确定", "嗯", "没错", "要", "需要", "ok", "yes", "y")
+_NO = ("算了", "算", "不了", "先不", "取消吧", "不", "不是", "不对", "否", "不要", "不用", "不行", "不需要", "no", "n", "别")
 
 
 def parse_yes_no(text: str, answer: bool) -> bool | None:
     """是/好的/确认 → True; 不/不用/否 → False."""
     t = re.sub(r"[\s，。！!？?,.~～吧啊呀哦了的]+$", "", text.strip().lower())
-    if t in _NO or t.startswith(("不", "别")):
+    if t in _YES[:5]:  # yes-words that start like a no (没问题, 不错)
+        return True
+    if t in _NO or t.startswith(("不", "别", "算了")):
         return False
     if t in _YES or t.startswith(("是", "对", "好", "确认", "可以")):
         return True
@@ -77,7 +82,8 @@ def parse_choice(text: str, answer: bool, options: tuple[str, ...] = ()) -> int 
 
 
 _NOTHING = ("都行", "没有", "没", "无", "随便", "都可以", "没忌口", "没有忌口", "不挑", "都吃", "啥都吃", "没什么")
-_NEGATORS = re.compile(r"^(?:不吃|不要|不能吃|不想吃|别放|不放|忌口|忌|过敏|对|吃(?=.))")
+_VEGETARIAN = re.compile(r"^(?:我|我们|我家)?(?:吃素|素食|全素|只吃素)(?:的|者|主义者)?$")
+_NEGATORS = re.compile(r"^(?:我们|我家|我|家里人?|孩子)?(?:也|都)?(?:不吃|不要|不能吃|不想吃|别放|不放|忌口|忌|过敏|对|吃(?=.))")
 
 
 def parse_text_list(text: str, answer: bool) -> list[str] | None:
@@ -88,6 +94,8 @@ def parse_text_list(text: str, answer: bool) -> list[str] | None:
     parts = [p for p in re.split(r"[，,、；;\s]+|和|以及|还有|也不", t) if p]
     items: list[str] = []
     for part in parts:
+        if _VEGETARIAN.match(part):
+            part = "素食"
         item = _NEGATORS.sub("", part)
         item = re.sub(r"(?:过敏|的|也|都|吃)$", "", item).strip()
         if item and item not in items:
@@ -128,7 +136,7 @@ def parse_duration(text: str, answer: bool) -> float | None:
 def parse_distance(text: str, answer: bool) -> float | None:
     """Kilometres: 5公里, 3千米, 10km, 800米 (→ 0.8)."""
     t = normalize_numerals(text)
-    m = _search(_NUM + r"\s*(?:公里|千米|km|KM|Km)", t)
+    m = _search(_NUM + r"\s*(?:公里|千米|km|KM|Km|[kK](?![a-zA-Z]))", t)
     if m:
         return float(m.group(1))
     m = _search(_NUM + r"\s*米(?!\d)", t)

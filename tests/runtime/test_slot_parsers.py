@@ -1,0 +1,149 @@
+"""Table-driven tests of the slot value parsers (answer=True: the whole message answers a question)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from runtime.parsers.numbers import normalize_numerals
+from runtime.parsers.slots import (
+    PARSERS,
+    parse_choice,
+    parse_count,
+    parse_distance,
+    parse_duration,
+    parse_height,
+    parse_money,
+    parse_text_list,
+    parse_weight,
+    parse_yes_no,
+)
+
+
+def _table(parser: Any, rows: list[tuple[str, bool, Any]]) -> Any:
+    return pytest.mark.parametrize(("text", "answer", "expected"), rows,
+                                   ids=[f"{parser.__name__}:{t}:{'ans' if a else 'free'}" for t, a, _ in rows])
+
+
+COUNTS = [
+    ("三个", True, 3), ("3个人", True, 3), ("3个人", False, 3), ("两位", True, 2), ("两位", False, 2),
+    ("俩", True, 2), ("仨", True, 3), ("一家四口", False, 4), ("就我自己", True, 1), ("一个人", True, 1),
+    ("3", True, 3), ("3", False, None), ("我们三个人吃", False, 3), ("十个人", True, 10),
+    ("二十个人", True, 20), ("十二个人", True, 12), ("五六个人", True, 6), ("两三个人", False, 3),
+    ("3个大人2个小孩", False, 5), ("两个大人一个孩子", True, 3), ("４个人", True, 4), ("随便", True, None),
+]
+
+
+@_table(parse_count, COUNTS)
+def test_count(text: str, answer: bool, expected: int | None) -> None:
+    assert parse_count(text, answer) == expected
+
+
+MONEY = [
+    ("80元", False, 80.0), ("一百块", False, 100.0), ("预算一百左右", False, 100.0), ("100块钱以内", False, 100.0),
+    ("¥80", False, 80.0), ("￥80", True, 80.0), ("两百块", False, 200.0), ("1,200元", False, 1200.0),
+    ("一千二百块", True, 1200.0), ("八十块钱", False, 80.0), ("预算200", False, 200.0), ("80", True, 80.0),
+    ("80", False, None), ("一百五", True, 150.0), ("大概一百吧", True, 100.0), ("不知道", True, None),
+]
+
+
+@_table(parse_money, MONEY)
+def test_money(text: str, answer: bool, expected: float | None) -> None:
+    assert parse_money(text, answer) == expected
+
+
+YES_NO = [
+    ("是", True), ("是的", True), ("好的", True), ("好啊", True), ("可以的", True), ("确认", True),
+    ("对的！", True), ("嗯", True), ("嗯嗯", True), ("没问题", True), ("没错", True), ("OK", True), ("行", True),
+    ("不", False), ("不是", False), ("不用了", False), ("否", False), ("不要", False), ("算了", False),
+    ("算了吧", False), ("别", False), ("no", False), ("明天吧", None), ("三个人", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), YES_NO)
+def test_yes_no(text: str, expected: bool | None) -> None:
+    assert parse_yes_no(text, True) is expected
+
+
+OPTIONS = ("清淡的", "辣的", "甜的")
+CHOICES = [("1", 1), ("第二个", 2), ("选3", 3), ("2号", 2), ("二", 2), ("第三种", 3), ("后面那个", 3),
+           ("最后一个", 3), ("前面那个", 1), ("辣的", 2), ("第1个。", 1), ("随便聊聊", None)]
+
+
+@pytest.mark.parametrize(("text", "expected"), CHOICES)
+def test_choice(text: str, expected: int | None) -> None:
+    assert parse_choice(text, True, OPTIONS) == expected
+
+
+def test_relative_choice_needs_options() -> None:
+    assert parse_choice("后面那个", True, ()) is None
+
+
+TEXT_LISTS = [
+    ("不吃香菜", ["香菜"]), ("不要辣", ["辣"]), ("素食", ["素食"]), ("我吃素", ["素食"]), ("都行", []),
+    ("没有", []), ("没有忌口", []), ("无", []), ("不吃香菜和葱", ["香菜", "葱"]), ("香菜、辣", ["香菜", "辣"]),
+    ("不吃香菜，不要辣", ["香菜", "辣"]), ("对花生过敏", ["花生"]), ("我不吃辣", ["辣"]),
+    ("我们不吃辣的", ["辣"]), ("不吃牛肉也不吃羊肉", ["牛肉", "羊肉"]), ("", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TEXT_LISTS)
+def test_text_list(text: str, expected: list[str] | None) -> None:
+    assert parse_text_list(text, True) == expected
+
+
+DURATIONS = [
+    ("30分钟", False, 30.0), ("半小时", False, 30.0), ("半个小时", False, 30.0), ("一刻钟", False, 15.0),
+    ("三刻钟", False, 45.0), ("一个半小时", False, 90.0), ("1.5小时", False, 90.0), ("2小时20分", False, 140.0),
+    ("两个小时", False, 120.0), ("一个钟头", False, 60.0), ("45min", False, 45.0), ("40", True, 40.0),
+    ("40", False, None), ("很久", True, None),
+]
+
+
+@_table(parse_duration, DURATIONS)
+def test_duration(text: str, answer: bool, expected: float | None) -> None:
+    assert parse_duration(text, answer) == expected
+
+
+DISTANCES = [("5公里", 5.0), ("五公里", 5.0), ("3千米", 3.0), ("10km", 10.0), ("跑了5k", 5.0), ("5.5公里", 5.5),
+             ("800米", 0.8), ("10米", None), ("5kg", None), ("很远", None)]
+
+
+@pytest.mark.parametrize(("text", "expected"), DISTANCES)
+def test_distance(text: str, expected: float | None) -> None:
+    assert parse_distance(text, False) == expected
+
+
+HEIGHTS = [("身高180", False, 180.0), ("175cm", False, 175.0), ("1米8", False, 180.0), ("一米七五", False, 175.0),
+           ("1.75米", False, 175.0), ("1米75", False, 175.0), ("165公分", False, 165.0), ("170", True, 170.0),
+           ("170", False, None), ("身高999", False, None)]
+
+
+@_table(parse_height, HEIGHTS)
+def test_height(text: str, answer: bool, expected: float | None) -> None:
+    assert parse_height(text, answer) == expected
+
+
+WEIGHTS = [("70公斤", False, 70.0), ("70kg", False, 70.0), ("140斤", False, 70.0), ("一百四十斤", False, 70.0),
+           ("体重65", False, 65.0), ("65.5公斤", False, 65.5), ("65", True, 65.0), ("65", False, None),
+           ("5公斤", False, None)]
+
+
+@_table(parse_weight, WEIGHTS)
+def test_weight(text: str, answer: bool, expected: float | None) -> None:
+    assert parse_weight(text, answer) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("三个人", "3个人"), ("一百块", "100块"), ("五六个", "5-6个"), ("１２３", "123"), ("没有数字", "没有数字"),
+])
+def test_normalize_numerals(text: str, expected: str) -> None:
+    assert normalize_numerals(text) == expected
+
+
+def test_every_slot_type_has_a_parser() -> None:
+    from runtime.skill import SlotType
+
+    missing = {str(t) for t in SlotType} - set(PARSERS) - {"time", "choice"}
+    assert not missing
