@@ -1,0 +1,31 @@
+"""``wxbot reset USER``: forget the user's conversation context (and, with --transcript, their transcript)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from bot.admin.cli_support import add_redis_argument
+
+    parser.add_argument("user", help="the user's openid")
+    parser.add_argument("--transcript", action="store_true", help="also delete the user's transcript")
+    add_redis_argument(parser)
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    from bot.admin.cli_support import connect
+    from runtime import keys
+    from runtime.transcript import Transcript
+
+    redis = connect(args, settings, "reset")
+    if redis is None:
+        return 2
+    removed = int(redis.delete(keys.context(args.user), keys.context_quarantine(args.user)))
+    done = [f"context {'deleted' if removed else 'was already empty'}"]
+    if args.transcript:
+        Transcript(redis).delete(args.user)
+        done.append("transcript deleted")
+    print(f"{args.user}: " + "; ".join(done))
+    return 0

@@ -1,0 +1,58 @@
+"""``wxbot stats``: turns by stage, zero-model share, model calls and tokens, latency, queues, deliveries."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from bot.admin.cli_support import add_redis_argument
+
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    add_redis_argument(parser)
+
+
+def collect(redis: Any) -> dict[str, Any]:
+    """Everything ``wxbot stats`` shows, as plain data (also served by /admin/api/stats)."""
+    from bot.admin.queues import queue_report
+    from runtime.transcript import Transcript
+
+    stats = Transcript(redis).stats()
+    return {"turns": stats.model_dump(mode="json") | {"zero_model_share": round(stats.zero_model_share, 4)},
+            "queues": queue_report(redis).model_dump(mode="json")}
+
+
+def render(data: dict[str, Any]) -> list[str]:
+    """Human lines for :func:`collect`'s data."""
+    t, q = data["turns"], data["queues"]
+    lines = [f"turns: {t['turns']}   zero-model: {t['zero_model']} ({t['zero_model_share']:.1%})   "
+             f"with errors: {t['turns_with_errors']}"]
+    lines.append("by stage: " + "  ".join(f"{k}={v}" for k, v in t["by_stage"].items()))
+    lines.append(f"model calls: {t['llm_calls']}   tokens: {t['prompt_tokens']} prompt + "
+                 f"{t['completion_tokens']} completion   by stage: "
+                 + ("  ".join(f"{k}={v}" for k, v in t["llm_calls_by_stage"].items()) or "-"))
+    lat = t["latency"]
+    lines.append(f"latency (last {lat['samples']} turns): p50 {lat['p50']:.1f} ms  p90 {lat['p90']:.1f} ms  "
+                 f"p99 {lat['p99']:.1f} ms  max {lat['max']:.1f} ms")
+    if q["queues"]:
+        for queue in q["queues"]:
+            lines.append(f"queue {queue['name']}: {queue['queued']} queued, {queue['started']} running, "
+                         f"{queue['failed']} failed, {queue['scheduled']} scheduled")
+    else:
+        lines.append("queues: none (embedded mode or no worker has run yet)")
+    lines.append(f"mailboxes: {q['mailboxes']} users waiting, {q['mailbox_messages']} messages")
+    lines.append("deliveries: " + ("  ".join(f"{k}={v}" for k, v in t["deliveries"].items()) or "none recorded"))
+    return lines
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    from bot.admin.cli_support import connect
+
+    redis = connect(args, settings, "stats")
+    if redis is None:
+        return 2
+    data = collect(redis)
+    print(json.dumps(data, ensure_ascii=False) if args.json else "\n".join(render(data)))
+    return 0
