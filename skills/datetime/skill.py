@@ -34,6 +34,15 @@ def resolve_day(text: str, today: date) -> date | None:
         if not prefix and day < today:
             day += timedelta(weeks=1)
         return day
+    m = re.search(r"(下个?|这个?|本)月(\d{1,2})[日号]", text)
+    if m:
+        year, month = today.year, today.month
+        if m.group(1).startswith("下"):
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        try:
+            return date(year, month, int(m.group(2)))
+        except ValueError:
+            return None
     m = re.search(r"(\d{1,2})月(\d{1,2})[日号]?", text)
     if m:
         month, dom = int(m.group(1)), int(m.group(2))
@@ -58,11 +67,51 @@ def resolve_day(text: str, today: date) -> date | None:
     return None
 
 
+# holidays on a fixed solar date (the others move with the lunar calendar)
+_FIXED = {(1, 1): "元旦", (5, 1): "劳动节", (10, 1): "国庆节", (10, 2): "国庆节", (10, 3): "国庆节"}
+_FIXED_START = {"元旦": (1, 1), "劳动节": (5, 1), "国庆节": (10, 1), "国庆": (10, 1)}
+# a holiday word that is really part of a date or number: 十一月, 二十一号, 五一点
+_NOT_A_HOLIDAY = re.compile(r"[一二三四五六七八九十零两\d]十一|十一[月号日点]|五一[月号日点]|[十\d]五一")
+
+
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _cn_small(run: str) -> int | None:
+    """一..三十一 (days and months) as an int; None for anything else."""
+    tens, _, ones = run.rpartition("十")
+    if "十" not in run:
+        return _CN_DIGITS.get(run) if len(run) == 1 else None
+    ten = 1 if tens == "" else _CN_DIGITS.get(tens)
+    one = 0 if ones == "" else _CN_DIGITS.get(ones)
+    return None if ten is None or one is None or len(tens) > 1 or len(ones) > 1 else ten * 10 + one
+
+
+def _digits_for_dates(text: str) -> str:
+    """十一月二十一号 → 11月21号 (only numerals that name a month or a day)."""
+    def repl(m: re.Match[str]) -> str:
+        value = _cn_small(m.group(1))
+        return m.group(0) if value is None else f"{value}{m.group(2)}"
+
+    return re.sub(r"([一二两三四五六七八九十]{1,3})([月号日])", repl, text)
+
+
+def _mentioned_holiday(question: str) -> tuple[str, str] | None:
+    cleaned = _NOT_A_HOLIDAY.sub("", question)
+    for word, english in HOLIDAY_NAMES.items():
+        if word in cleaned:
+            return word, english
+    return None
+
+
 def _holiday_answer(name_cn: str, english: str, today: date) -> str:
     days = holiday_days(english, today)
     if not days:
         year = today.year + 1
-        return (f"{year}年{name_cn}的放假安排我这里还没有（节假日数据目前只到{last_year_known()}年），"
+        fixed = _FIXED_START.get(name_cn)
+        head = (f"{year}年{name_cn}是{fmt_day(date(year, *fixed))}，具体" if fixed
+                else f"{year}年{name_cn}的")
+        return (f"{head}放假安排我这里还没有（节假日数据目前只到{last_year_known()}年），"
                 f"要等国务院办公厅发布通知。一般来说{name_cn}是法定节假日，会放假的。")
     first, last = days[0], days[-1]
     span = f"{fmt_day(first)}到{fmt_day(last)}，共{len(days)}天" if len(days) > 1 else fmt_day(first)
@@ -73,22 +122,30 @@ def _kind_answer(day: date, label: str) -> str:
     try:
         kind, name = day_kind(day)
     except BeyondCalendar:
+        holiday = _FIXED.get((day.month, day.day))
+        if holiday:
+            return (f"{label}（{fmt_day(day)}）是{holiday}，法定节假日，一般会放假；"
+                    f"具体安排我这里还没有（数据只到{last_year_known()}年），以官方通知为准。")
         return (f"{label}（{fmt_day(day)}）的节假日安排我这里还没有（数据只到{last_year_known()}年），"
                 f"按星期看是{'周末' if day.weekday() >= 5 else '工作日'}，以官方通知为准。")
     words = {"holiday": f"是法定节假日（{name}），放假", "weekend": "是周末，休息",
              "makeup": "是调休上班日，要上班", "workday": "是工作日，要上班"}
-    return f"{label}是{fmt_day(day)}，{words[kind]}。"
+    head = fmt_day(day) if re.fullmatch(r"\d{1,2}月\d{1,2}[日号]?", label) else f"{label}是{fmt_day(day)}"
+    return f"{head}，{words[kind]}。"
 
 
 def answer(question: str, now: datetime) -> str:
     """The deterministic answer to one date/time question, in Chinese."""
     today = now.date()
-    for word, english in HOLIDAY_NAMES.items():
-        if word in question and re.search(r"放假|休息|节假|几号|哪天|什么时候|上班|调休", question):
-            return _holiday_answer(word if word not in ("过年", "五一", "十一") else
-                                   {"过年": "春节", "五一": "劳动节", "十一": "国庆节"}[word], english, today)
+    holiday = _mentioned_holiday(question)
+    if holiday and re.search(r"放假|休息|节假|几号|哪天|什么时候|上班|调休", question):
+        word, english = holiday
+        name = {"过年": "春节", "五一": "劳动节", "十一": "国庆节"}.get(word, word)
+        return _holiday_answer(name, english, today)
+    question = _digits_for_dates(question)
     day = resolve_day(question, today)
-    named = re.search(r"(下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)[一二三四五六日天1-7]|\d{1,2}月\d{1,2}[日号]?", question)
+    named = re.search(r"(下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)[一二三四五六日天1-7]|\d{1,2}月\d{1,2}[日号]?"
+                      r"|(?:下个?|这个?|本)月\d{1,2}[日号]|(?<![月\d])\d{1,2}[日号]", question)
     label = next((w for w in sorted(_REL, key=len, reverse=True) if w in question), None) or (
         named.group(0) if named else ("那天" if day is not None else "今天"))
     target = day or today
