@@ -127,7 +127,7 @@ def _options(catalog: Catalog, excl: Exclusions, goal: str | None,
         bought = {n: g for n, g in kept.items() if not catalog.ingredients[n].basic}
         at_home = sum(min(g, pantry_g.get(n, 0.0)) for n, g in bought.items()) / max(1.0, sum(bought.values()))
         # pantry stock first; catalog order breaks ties (familiar dishes come first)
-        score = _goal_score(dish, goal) - 2.0 * at_home + index / 1000
+        score = _goal_score(dish, goal) - 4.0 * at_home + index / 1000
         by_cat[dish.category].append(_Option(dish, kept, score, cost))
     for opts in by_cat.values():
         opts.sort(key=lambda o: (o.score, o.unit_cost))

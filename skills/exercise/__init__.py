@@ -1,0 +1,1 @@
+"""Exercise skill: plan, log with MET energy, history (``skills.exercise.skill.SPEC``)."""

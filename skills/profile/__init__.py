@@ -1,0 +1,1 @@
+"""Health profile skill (``skills.profile.skill.SPEC``)."""
