@@ -1,0 +1,129 @@
+"""``wxbot chat`` end to end, as a user runs it: subprocesses of the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+ROOT = Path(__file__).resolve().parents[2]
+WXBOT = Path(sys.executable).with_name("wxbot")
+
+CONTRACT_KEYS = {"user", "replies", "stage", "intent", "skill", "llm_calls", "prompt_tokens",
+                 "completion_tokens", "state", "pushes"}
+STATE_KEYS = {"active_skill", "expected_field", "paused", "pending_confirmation"}
+STAGES = {"event", "control", "expected_input", "rules", "intent_model", "llm_router", "fallback"}
+EXAMPLE = [
+    {"user": "u1", "text": "周四晚上9点提醒我倒垃圾", "at": "2026-12-01T20:00:00+08:00"},
+    {"user": "u1", "event": "CLICK", "key": "dinner.plan"},
+    {"advance_to": "2026-12-03T21:00:30+08:00"},
+]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("REDIS_", "DATABASE_", "OPENAI_", "WECHAT_", "WXBOT_", "INTENT_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return {**env, **extra}
+
+
+def wxbot(*args: str, cwd: Path, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the console script in an embedded environment (no servers, no model)."""
+    exe = [str(WXBOT)] if WXBOT.exists() else [sys.executable, "-m", "bot.cli"]
+    return subprocess.run([*exe, *args], input=stdin, cwd=cwd, env=_env(**env), capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def _lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _script(path: Path, lines: list[object]) -> Path:
+    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in lines)
+                    + "\n", encoding="utf-8")
+    return path
+
+
+def _assert_contract(out: dict[str, object]) -> None:
+    assert set(out) == CONTRACT_KEYS, out
+    assert isinstance(out["replies"], list) and all(isinstance(r, str) and r for r in out["replies"])
+    assert out["stage"] in STAGES and isinstance(out["intent"], str)
+    assert out["skill"] is None or isinstance(out["skill"], str)
+    for key in ("llm_calls", "prompt_tokens", "completion_tokens"):
+        assert isinstance(out[key], int) and out[key] >= 0
+    state = out["state"]
+    assert isinstance(state, dict) and set(state) == STATE_KEYS and isinstance(state["paused"], list)
+    assert isinstance(out["pushes"], list)
+
+
+def test_design_example_bad_line_and_more(tmp_path: Path) -> None:
+    script = _script(tmp_path / "s.jsonl", [
+        *EXAMPLE, "this is not json", {"user": "u1"}, "",
+        {"user": "u1", "text": "今天几号", "at": "2026-12-03T21:05:00+08:00"},
+        {"user": "u1", "text": "现在几点", "at": "2026-12-01T08:00:00+08:00"},  # time never goes back
+    ])
+    done = wxbot("chat", "--script", str(script), "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = _lines(done.stdout)
+    assert len(out) == 7  # one per non-blank input line, in order
+
+    first, click, advance = out[:3]
+    _assert_contract(first)
+    assert first["user"] == "u1" and first["replies"]
+    _assert_contract(click)
+    assert (click["stage"], click["intent"]) == ("event", "dinner.plan")
+    assert set(advance) == {"advance_to", "replies", "pushes"}
+    assert advance["advance_to"] == "2026-12-03T21:00:30+08:00" and advance["replies"] == []
+
+    assert set(out[3]) == {"error"} and "JSON" in str(out[3]["error"])
+    assert set(out[4]) == {"error"} and "text" in str(out[4]["error"])
+
+    date_q, time_q = out[5], out[6]
+    _assert_contract(date_q)
+    assert date_q["replies"] == ["今天是2026年12月3日（星期四）。"]
+    assert (date_q["stage"], date_q["intent"], date_q["skill"], date_q["llm_calls"]) == \
+        ("rules", "datetime.query", "datetime", 0)
+    assert time_q["replies"] == ["现在是21:05，2026年12月3日（星期四）。"]
+
+
+def test_unreadable_file_is_a_one_line_error(tmp_path: Path) -> None:
+    name = "missing.jsonl"
+    done = wxbot("chat", "--script", name, "--json", cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and name in done.stderr
+
+
+def test_non_utf8_file_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "gbk.jsonl"
+    path.write_bytes('{"user": "u1", "text": "今天几号"}\n'.encode("gbk"))
+    done = wxbot("chat", "--script", str(path), "--json", cwd=tmp_path, INTENT_MODEL="false")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_state_dir_keeps_the_context_between_runs(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    script = _script(tmp_path / "s.jsonl", [{"user": "keep", "text": "今天几号"}])
+    for run in (1, 2):
+        done = wxbot("chat", "--script", str(script), "--json", "--state", str(state), cwd=tmp_path,
+                     INTENT_MODEL="false")
+        assert done.returncode == 0, done.stderr
+        saved = json.loads((state / "contexts.json").read_text(encoding="utf-8"))
+        assert saved["keep"]["version"] == run  # the second run started from the first run's context
+
+
+def test_interactive_chat_answers_todays_date(tmp_path: Path) -> None:
+    before = datetime.now(ZoneInfo("Asia/Shanghai"))
+    done = wxbot("chat", cwd=tmp_path, stdin="今天几号\n\n")
+    after = datetime.now(ZoneInfo("Asia/Shanghai"))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    expected = {f"今天是{d.year}年{d.month}月{d.day}日" for d in (before, after, before + timedelta(0))}
+    assert any(e in done.stdout for e in expected), done.stdout
+    assert "机器人：" in done.stdout
