@@ -29,6 +29,11 @@ def mailbox(user: str) -> str:
     return _user(user, "mailbox")
 
 
+def drain_pending(user: str) -> str:
+    """String with expiry: a drain job for the user is queued and has not started yet."""
+    return _user(user, "drain")
+
+
 def lease(user: str) -> str:
     """String with expiry: which worker currently drains the user's mailbox."""
     return _user(user, "lease")

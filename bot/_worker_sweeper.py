@@ -31,7 +31,7 @@ def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = 
             dispatch.released(user, message_key, reply)
             enqueued += 1
     for user in mailbox.stalled(now - idle_s):
-        dispatch.drain(user)
+        dispatch.drain(user, force=True)
         redis.zadd(keys.active_mailboxes(), {user: now}, xx=True)
         enqueued += 1
     return enqueued

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, cast
 
-from bot._webhook_crypto import WebhookSecrets
+from bot._webhook_crypto import Mode, WebhookSecrets
 from bot._webhook_redis import RedisClient
 from bot.delivery import DeliveryService, TemplateConfig
 from bot.queue import make_queue
@@ -52,4 +52,7 @@ def runtime(settings: Any, redis: RedisClient, *, engine_ref: str, lease_ttl_ms:
 def secrets(settings: Any) -> WebhookSecrets:
     aes = settings.wechat_aes_key or None
     mode = getattr(settings, "wechat_mode", "") or ("compatible" if aes else "plain")
-    return WebhookSecrets(token=settings.wechat_token, app_id=settings.wechat_app_id, aes_key=aes, mode=mode)
+    if mode not in ("plain", "compatible", "safe"):
+        raise SystemExit(f"WECHAT_MODE must be plain, compatible or safe, not {mode!r}")
+    return WebhookSecrets(token=settings.wechat_token, app_id=settings.wechat_app_id, aes_key=aes,
+                          mode=cast(Mode, mode))

@@ -117,9 +117,20 @@ def make_queue(redis: RedisClient, name: str = QUEUE_NAME) -> Queue:
     return Queue(name, connection=conn)
 
 
-def enqueue_drain(queue: Queue, user: str) -> None:
-    """Ask any worker to drain ``user``'s mailbox (extra jobs are harmless: the lease decides)."""
+PENDING_TTL_S = 60
+
+
+def enqueue_drain(queue: Queue, user: str, *, force: bool = False) -> bool:
+    """Ask any worker to drain ``user``'s mailbox; returns False when a queued job will already do it.
+
+    A job clears the user's ``drain_pending`` flag before draining, so a message appended while the
+    flag is set is always seen by that job; extra jobs are harmless anyway (the lease decides).
+    """
+    conn: Any = queue.connection
+    if not conn.set(keys.drain_pending(user), "1", nx=True, ex=PENDING_TTL_S) and not force:
+        return False
     queue.enqueue(DRAIN_JOB, user, result_ttl=0, failure_ttl=86400, job_timeout=600)
+    return True
 
 
 def enqueue_released(queue: Queue, user: str, message_key: str, reply: str) -> None:
@@ -130,8 +141,8 @@ def enqueue_released(queue: Queue, user: str, message_key: str, reply: str) -> N
 class Dispatcher(Protocol):
     """How accepted work reaches a worker: RQ in production, a thread pool in embedded mode."""
 
-    def drain(self, user: str) -> None:
-        """Make sure some worker drains ``user``'s mailbox soon."""
+    def drain(self, user: str, *, force: bool = False) -> None:
+        """Make sure some worker drains ``user``'s mailbox soon (``force``: even if one is queued)."""
 
     def released(self, user: str, message_key: str, reply: str) -> None:
         """Deliver a ready passive reply nobody took, through the API."""
@@ -143,8 +154,8 @@ class RQDispatcher:
     def __init__(self, queue: Queue) -> None:
         self.queue = queue
 
-    def drain(self, user: str) -> None:
-        enqueue_drain(self.queue, user)
+    def drain(self, user: str, *, force: bool = False) -> None:
+        enqueue_drain(self.queue, user, force=force)
 
     def released(self, user: str, message_key: str, reply: str) -> None:
         enqueue_released(self.queue, user, message_key, reply)

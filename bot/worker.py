@@ -72,6 +72,7 @@ def current() -> EdgeRuntime:
 def drain_user(user: str) -> int:
     """RQ job: handle every message in ``user``'s mailbox, in order. Returns how many were handled."""
     rt = current()
+    rt.redis.delete(keys.drain_pending(user))
     handled = 0
     while True:
         token = f"{os.getpid()}:{uuid.uuid4().hex[:12]}"  # the pid helps operators (and tests) see who
@@ -174,7 +175,7 @@ class InlineDispatcher:
         install(runtime)
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wxbot-drain")
 
-    def drain(self, user: str) -> None:
+    def drain(self, user: str, *, force: bool = False) -> None:
         self._pool.submit(_logged, drain_user, user)
 
     def released(self, user: str, message_key: str, reply: str) -> None:

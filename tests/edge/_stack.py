@@ -86,6 +86,11 @@ def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
+        if p.stderr is not None:
+            err = p.stderr.read().decode(errors="replace")
+            p.stderr.close()
+            if "Traceback" in err:
+                print(err[-3000:])
 
 
 def wait_until(pred: Callable[[], bool], timeout: float, interval: float = 0.05) -> bool:

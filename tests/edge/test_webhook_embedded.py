@@ -27,8 +27,20 @@ def hook(conn, wx: FakeWeChatServer) -> Iterator[Webhook]:
     h.stop()
 
 
+_open: list[WebhookDriver] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_drivers() -> Iterator[None]:
+    yield
+    while _open:
+        _open.pop().close()
+
+
 def driver(hook: Webhook, mode: str = "plain") -> WebhookDriver:
-    return WebhookDriver(hook.url, TOKEN, mode=mode, aes_key=AES_KEY, attempt_timeout_s=1.0)  # type: ignore[arg-type]
+    d = WebhookDriver(hook.url, TOKEN, mode=mode, aes_key=AES_KEY, attempt_timeout_s=1.0)  # type: ignore[arg-type]
+    _open.append(d)
+    return d
 
 
 def test_url_verification_echoes_only_when_signed(hook: Webhook) -> None:

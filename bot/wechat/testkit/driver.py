@@ -46,6 +46,7 @@ class WebhookDriver:
         self.attempts = attempts
         self.attempt_timeout_s = attempt_timeout_s
         self._crypto = WeChatCrypto(token, aes_key, app_id) if aes_key else None
+        self._http = httpx.Client(headers={"Content-Type": "text/xml"})
         if mode != "plain" and self._crypto is None:
             raise ValueError("compatible/safe mode needs aes_key")
 
@@ -81,8 +82,7 @@ class WebhookDriver:
         if params is None or body is None:
             p, b = self.envelope(xml)
             params, body = params or p, b if body is None else body
-        return httpx.post(self.url, params=params, content=body,
-                          headers={"Content-Type": "text/xml"}, timeout=timeout or self.attempt_timeout_s)
+        return self._http.post(self.url, params=params, content=body, timeout=timeout or self.attempt_timeout_s)
 
     def deliver(self, xml: str) -> Delivery:
         """Send ``xml`` with WeChat's retry behaviour; return the first answered attempt."""
@@ -108,4 +108,13 @@ class WebhookDriver:
 
     def verify_url(self, echostr: str = "echo123") -> httpx.Response:
         """The GET WeChat sends when the server URL is configured."""
-        return httpx.get(self.url, params=self.signed_params() | {"echostr": echostr}, timeout=5)
+        return self._http.get(self.url, params=self.signed_params() | {"echostr": echostr}, timeout=5)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> WebhookDriver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

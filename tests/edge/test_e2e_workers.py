@@ -1,0 +1,112 @@
+"""End to end: webhook over real HTTP, real Redis (DB 2), separate `wxbot worker` processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from bot import _webhook_keys as keys
+from bot.delivery._store import DeliveryStore
+from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from tests.edge._stack import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
+
+pytestmark = pytest.mark.redis
+M = MessageFactory()
+
+
+@pytest.fixture
+def hook(real_redis: redis.Redis, wx: FakeWeChatServer) -> Iterator[Webhook]:
+    h = start_webhook(real_redis, wx, embedded=False)
+    yield h
+    h.stop()
+
+
+@pytest.fixture
+def workers(wx: FakeWeChatServer, hook: Webhook) -> Iterator[list[Any]]:
+    procs = start_workers(wx, 1)
+    yield procs
+    stop_workers(procs)
+
+
+@pytest.fixture
+def d(hook: Webhook) -> Iterator[WebhookDriver]:
+    with WebhookDriver(hook.url, TOKEN, attempt_timeout_s=1.0) as driver:
+        yield driver
+
+
+def test_text_reply_slow_retry_and_slower_api(d: WebhookDriver, workers, wx: FakeWeChatServer) -> None:
+    # the first call also waits for the worker process to start
+    assert wait_until(lambda: d.deliver(M.text("warm", "hi")).reply == "echo:hi", 20, interval=0.5)
+    first = d.deliver(M.text("u1", "你好"))
+    assert (first.attempts, first.reply) == (1, "echo:你好")
+    slow = d.deliver(M.text("u2", "sleep:1.3 慢一点"))
+    assert (slow.attempts, slow.reply) == (2, "echo:慢一点")
+    slower = d.deliver(M.text("u3", "sleep:3.4 更慢"))
+    assert (slower.attempts, slower.reply, slower.body) == (3, None, "success")
+    assert wait_until(lambda: len(wx.state.sent_to("u3")) == 1, 5)
+    threading.Event().wait(1.0)
+    sent = wx.state.sent_to("u3")
+    assert [(s.kind, s.text) for s in sent] == [("custom", "echo:更慢")]
+    assert wx.state.sent_to("u1") == [] and wx.state.sent_to("u2") == []
+
+
+def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int, per_user: int,
+          kill: bool) -> None:
+    d = WebhookDriver(hook.url, TOKEN, attempts=1, attempt_timeout_s=10)
+    names = [f"load{i:02d}" for i in range(users)]
+    passive: dict[str, list[str]] = {name: [] for name in names}
+
+    def text(n: int, i: int) -> str:
+        return f"sleep:2 {i}" if kill and n == 0 and i == 5 else str(i)
+
+    def send(n: int) -> None:
+        for i in range(per_user):
+            res = d.post_once(M.text(names[n], text(n, i)))
+            assert res.status_code == 200
+            reply = d.reply_text(res.text)
+            if reply is not None:  # the worker was faster than the webhook's release: passive
+                passive[names[n]].append(reply)
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(users)]
+    for t in threads:
+        t.start()
+    if kill:
+        # SIGKILL the worker while it is inside the slow turn of load00 (found through its lease)
+        assert wait_until(lambda: conn.get(keys.lease(names[0])) is not None
+                          and b"sleep:2" in (conn.lindex(keys.mailbox(names[0]), 0) or b""), 30)
+        pid = int(conn.get(keys.lease(names[0])).split(b":")[0])  # type: ignore[union-attr]
+        os.kill(pid, signal.SIGKILL)
+    for t in threads:
+        t.join()
+    d.close()
+    total = users * per_user - sum(map(len, passive.values()))
+    assert wait_until(lambda: len(wx.state.sent) >= total, 90, interval=0.25), len(wx.state.sent)
+    threading.Event().wait(1.0)
+    expected = [f"echo:{i}" for i in range(per_user)]
+    for name in names:
+        pushed = [s.text for s in wx.state.sent_to(name)]
+        assert pushed == [t for t in expected if t in pushed], name  # API replies in order
+        assert sorted(pushed + passive[name], key=expected.index) == expected, name  # none lost or doubled
+        processed = [o["msg"] for o in DeliveryStore(conn).outcomes(name) if o["status"] == "sent"]
+        assert processed == sorted(processed, key=lambda k: int(k[1:])), name  # handled in arrival order
+    assert len(wx.state.sent) == total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kill", [False, True])
+def test_three_workers_fifty_users_twenty_messages(real_redis: redis.Redis, wx: FakeWeChatServer, kill: bool) -> None:
+    hook = start_webhook(real_redis, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
+    procs = start_workers(wx, 3)
+    try:
+        _load(hook, wx, real_redis, users=50, per_user=20, kill=kill)
+        if kill:
+            assert sum(p.poll() == -signal.SIGKILL for p in procs) == 1
+    finally:
+        stop_workers(procs)
+        hook.stop()
