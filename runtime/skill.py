@@ -143,3 +143,10 @@ class SkillRegistry:
     def intents(self) -> frozenset[str]:
         """Every intent some skill serves."""
         return frozenset(self._by_intent)
+
+
+# Values of TIME slots are handed to skills as ``TimeExpr.to_param()`` dicts; the time-phrase type and
+# its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
+from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, time_spans  # noqa: E402
+
+__all__ += ["TimeExpr", "describe_rrule", "format_when", "time_spans"]

@@ -11,6 +11,7 @@ __all__ = ["SKILL_MODULES", "all_skills"]
 # module path -> attribute holding its SkillSpec
 SKILL_MODULES: tuple[tuple[str, str], ...] = (
     ("skills.datetime.skill", "SPEC"),
+    ("skills.reminders.skill", "SPEC"),
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.parsers.timephrase import time_spans
+from runtime.skill import time_spans
 
 __all__ = ["ALL", "extract_content", "extract_target", "parse_target"]
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
+from runtime.skill import TimeExpr, describe_rrule, format_when
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.reminders import store
