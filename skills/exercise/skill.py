@@ -95,10 +95,10 @@ def _lines(title: str, totals: Mapping[str, Mapping[str, float]]) -> list[str]:
     lines = [f"{title}："]
     for act, t in totals.items():
         km = f"、{t['km']:g}公里" if t["km"] else ""
-        lines.append(f"· {act} {t['times']:g}次，{t['minutes']:g}分钟{km}，约{round(t['kcal'])}千卡")
+        lines.append(f"· {act} {t['times']:g}次，{round(t['minutes'])}分钟{km}，约{round(t['kcal'])}千卡")
     total_min = sum(t["minutes"] for t in totals.values())
     total_kcal = sum(t["kcal"] for t in totals.values())
-    lines.append(f"合计{total_min:g}分钟，约{round(total_kcal)}千卡。")
+    lines.append(f"合计{round(total_min)}分钟，约{round(total_kcal)}千卡。")
     return lines
 
 

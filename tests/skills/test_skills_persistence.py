@@ -14,7 +14,7 @@ from sqlmodel import Session, SQLModel, func, select
 
 from skills.db import import_models, make_engine
 from skills.migrate import current, upgrade
-from skills.models import ExerciseLog, HealthProfile, PantryItem
+from skills.models import DeliveryRecord, ExerciseLog, HealthProfile, PantryItem
 from skills.store import apply_once, insert_once
 
 
@@ -40,6 +40,9 @@ def _check_idempotent_writes(engine: Engine) -> None:
     again, inserted_again = insert_once(engine, _log("msg-1"), msg_id="msg-1", user="u1")
     assert not inserted_again and again.id == row.id
     insert_once(engine, _log("msg-2"), msg_id="msg-2", user="u1")
+    for _ in range(2):
+        insert_once(engine, DeliveryRecord(user_id="u1", kind="push", channel="custom", text="该倒垃圾了",
+                                           source_msg_id="push-7"), msg_id="push-7", user="u1")
 
     def write(session: Session) -> None:
         item = session.exec(select(PantryItem).where(PantryItem.user_id == "u1",
@@ -53,6 +56,7 @@ def _check_idempotent_writes(engine: Engine) -> None:
                           write=write)
     with Session(engine) as session:
         assert session.exec(select(func.count()).select_from(ExerciseLog)).one() == 2
+        assert session.exec(select(func.count()).select_from(DeliveryRecord)).one() == 1
         eggs = session.exec(select(PantryItem)).one()
         assert eggs.quantity == 6
         session.add(HealthProfile(user_id="u1", dislikes=["香菜"], allergies=[]))

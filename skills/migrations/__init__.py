@@ -1,0 +1,1 @@
+"""Alembic migration scripts for the business tables (run through :mod:`skills.migrate`)."""
