@@ -242,6 +242,7 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         candidate = choose(lean, cheapest=True)
         if builder.cost(candidate) < cost:
             chosen, cost = candidate, builder.cost(candidate)
+            notes.append("预算有限，菜的种类减少了，每样多做一些。")
     if not chosen:
         notes.append("按这些忌口，菜谱里找不到能做的菜。")
     menu = builder.menu(chosen)
