@@ -1,0 +1,104 @@
+"""bot.script.ScriptRunner in process: the DESIGN §3.7 contract, clock rules and bad lines."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot import cli
+from bot.app import build_runtime
+from bot.script import ScriptRunner
+from bot.settings import Settings
+from runtime.clock import SettableClock
+
+START = datetime(2026, 12, 1, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    runtime = build_runtime(Settings(data_dir=tmp_path_factory.mktemp("sr"), intent_model=False))
+    yield runtime.engine
+    runtime.services.db.dispose()
+
+
+@pytest.fixture
+def runner(engine: object) -> ScriptRunner:
+    return ScriptRunner(engine, SettableClock(START))  # type: ignore[arg-type]
+
+
+def _run(runner: ScriptRunner, **line: object) -> dict[str, object]:
+    return runner.run_line(json.dumps(line, ensure_ascii=False))
+
+
+def test_at_sets_the_clock_and_time_never_goes_back(runner: ScriptRunner) -> None:
+    assert _run(runner, user="c", text="今天几号", at="2026-12-03T09:00:00+08:00")["replies"] == \
+        ["今天是2026年12月3日（星期四）。"]
+    assert _run(runner, user="c", text="今天几号", at="2026-12-02T09:00:00+08:00")["replies"] == \
+        ["今天是2026年12月3日（星期四）。"]
+    out = _run(runner, advance_to="2026-12-05T10:00:00+08:00")
+    assert out == {"advance_to": "2026-12-05T10:00:00+08:00", "replies": [], "pushes": []}
+    assert _run(runner, user="c", text="今天几号")["replies"] == ["今天是2026年12月5日（星期六）。"]
+
+
+def test_at_in_another_offset_is_answered_in_the_users_timezone(runner: ScriptRunner) -> None:
+    out = _run(runner, user="tz", text="现在几点", at="2026-12-01T17:30:00+00:00")
+    assert out["replies"] == ["现在是01:30，2026年12月2日（星期三）。"]
+
+
+def test_subscribe_event_welcomes_with_what_the_bot_can_do(runner: ScriptRunner) -> None:
+    out = _run(runner, user="new", event="subscribe")
+    assert out["stage"] == "event" and out["replies"] and out["llm_calls"] == 0
+
+
+def test_control_help(runner: ScriptRunner) -> None:
+    out = _run(runner, user="h", text="帮助")
+    assert out["stage"] == "control" and out["replies"]
+
+
+@pytest.mark.parametrize("line", [
+    "{", "[1]", '{"user": "u"}', '{"text": "hi"}', '{"user": "u", "text": "x", "event": "CLICK"}',
+    '{"user": "u", "text": "x", "bogus": 1}', '{"user": "u", "text": "x", "at": "2026-12-01T20:00:00"}',
+    '{"user": "u", "text": "x", "at": "not a time"}', '{"advance_to": "2026-12-03T21:00:30+08:00", "user": "u"}',
+])
+def test_bad_lines_yield_one_error_object(runner: ScriptRunner, line: str) -> None:
+    out = runner.run_line(line)
+    assert set(out) == {"error"} and isinstance(out["error"], str) and out["error"]
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="bot/script.py: ScriptLine._shape returns before the tz check for advance_to, "
+                          "so SettableClock.set raises 'naive datetime' and the whole run dies")
+def test_naive_advance_to_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
+    out = runner.run_line('{"advance_to": "2026-12-03T21:00:30"}')
+    assert set(out) == {"error"}
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason="bot/script.py: Inbound(user=…) validation (max 128 chars) happens "
+                                       "outside run_line's try, so the ValidationError ends the run")
+def test_overlong_user_id_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
+    out = runner.run_line(json.dumps({"user": "x" * 200, "text": "hi"}))
+    assert set(out) == {"error"}
+
+
+@pytest.mark.xfail(strict=True, reason="bot/commands/chat.py: _runtime() makes a tempfile.mkdtemp() "
+                                       "for every run without --state and never removes it")
+def test_chat_script_leaves_no_temporary_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("INTENT_MODEL", "false")
+    for name in ("REDIS_URL", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"user": "u", "text": "今天几号"}\n', encoding="utf-8")
+    assert cli.main(["chat", "--script", str(script), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["intent"] == "datetime.query"
+    assert list(scratch.iterdir()) == []
