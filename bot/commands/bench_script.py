@@ -45,10 +45,11 @@ def _utterance(rng: random.Random) -> str:
     return rng.choice(_UNKNOWN)
 
 
-def make_script(count: int, *, seed: int = 7, users: int = 50) -> list[str]:
-    """``count`` JSON script lines, one single-turn utterance each, spread over ``users`` users."""
+def make_script(count: int, *, seed: int = 7, users: int | None = None) -> list[str]:
+    """``count`` JSON script lines, one utterance each; by default every line is its own user's only turn."""
     rng = random.Random(seed)
-    return [json.dumps({"user": f"bench-{i % users}", "text": _utterance(rng)}, ensure_ascii=False)
+    spread = users or count
+    return [json.dumps({"user": f"bench-{i % spread}", "text": _utterance(rng)}, ensure_ascii=False)
             for i in range(count)]
 
 

@@ -63,8 +63,8 @@ def _assert_contract(out: dict[str, object]) -> None:
 def test_design_example_bad_line_and_more(tmp_path: Path) -> None:
     script = _script(tmp_path / "s.jsonl", [
         *EXAMPLE, "this is not json", {"user": "u1"}, "",
-        {"user": "u1", "text": "今天几号", "at": "2026-12-03T21:05:00+08:00"},
-        {"user": "u1", "text": "现在几点", "at": "2026-12-01T08:00:00+08:00"},  # time never goes back
+        {"user": "u2", "text": "今天几号", "at": "2026-12-03T21:05:00+08:00"},
+        {"user": "u2", "text": "现在几点", "at": "2026-12-01T08:00:00+08:00"},  # time never goes back
     ])
     done = wxbot("chat", "--script", str(script), "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
