@@ -34,6 +34,11 @@ def drain_pending(user: str) -> str:
     return _user(user, "drain")
 
 
+def rate(user: str, minute: int) -> str:
+    """Counter of new messages from the user in one clock minute (per-user rate limit)."""
+    return _user(user, f"rate:{minute}")
+
+
 def lease(user: str) -> str:
     """String with expiry: which worker currently drains the user's mailbox."""
     return _user(user, "lease")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 VOICE_NOT_UNDERSTOOD = "抱歉，我暂时还听不清这条语音，可以打字告诉我吗？"
+RATE_LIMITED = "你发得有点快啦，我先消化一下，请稍等一分钟再发～"
 TURN_FAILED = "抱歉，我这边刚刚出了点问题，请稍后再试一次。"
 UNSUPPORTED = {
     "image": "收到你的图片啦！不过我目前只看得懂文字，请用文字告诉我你想做什么～",

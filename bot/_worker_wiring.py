@@ -13,7 +13,15 @@ from bot.wechat import AccessTokenService, WeChatpyAPI
 from bot.wechat.adapter import StableTokenFetcher
 from bot.worker import EdgeRuntime, TurnEngine
 
-DEFAULT_ENGINE = "bot.engine_factory:build_engine"
+DEFAULT_ENGINE = "bot._worker_wiring:app_engine"
+
+
+def app_engine(settings: Any, redis: RedisClient) -> TurnEngine:
+    """The real engine, wired by :func:`bot.app.build_runtime` on the same Redis connection."""
+    from bot.app import build_runtime
+
+    engine: TurnEngine = build_runtime(settings, redis=redis).engine
+    return engine
 
 
 def load_engine(ref: str, settings: Any, redis: RedisClient) -> TurnEngine:

@@ -30,6 +30,13 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 return {ARGV[3], 1}
 """
+_RATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('EXPIRE', KEYS[2], 120) end
+if n <= tonumber(ARGV[1]) then return 1 end
+return 0
+"""
 _POP_HEAD = """
 if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end
 if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) return 1 end
@@ -73,6 +80,13 @@ class Mailbox:
             pipe.zadd(keys.active_mailboxes(), {user: now})
             pipe.execute()
         return opened
+
+    def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:
+        """Per-user rate limit on new messages (a WeChat retry of an accepted one always passes)."""
+        if limit <= 0:
+            return True
+        return bool(run_script(self.redis, _RATE, [keys.handoff(user, message_key),
+                                                   keys.rate(user, int(now // 60))], [limit]))
 
     def head(self, user: str) -> str | None:
         value = self.redis.lindex(keys.mailbox(user), 0)

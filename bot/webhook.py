@@ -26,6 +26,7 @@ from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, o
 from bot._webhook_redis import RedisClient
 from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
+from bot._worker_texts import RATE_LIMITED
 from bot.delivery.handoff import Handoff
 from bot.queue import Dispatcher, Mailbox
 from bot.wechat.inbound import MalformedMessage, parse_message
@@ -46,6 +47,7 @@ class WebhookConfig:
     attempt_period_s: float = 5.0
     poll_s: float = 0.05
     sweep_interval_s: float = 1.0
+    rate_limit_per_minute: int = 30
 
     @property
     def release_after_s(self) -> float:
@@ -97,6 +99,10 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return PlainTextResponse("bad request", status_code=400)
         waits = waits_for_reply(msg)
         now = clock()
+        if not await asyncio.to_thread(mailbox.allow, msg.user, msg.message_key,
+                                       limit=config.rate_limit_per_minute, now=now):
+            return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=RATE_LIMITED),
+                            media_type="application/xml")
         opened = await asyncio.to_thread(
             mailbox.accept, msg.user, msg.message_key, msg.to_json(),
             deadline=now + config.release_after_s, now=now, waits=waits,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from bot._worker_inbound import triage
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
 from bot.queue import Mailbox
+from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
 from runtime.turn import Inbound, TurnResult
 
@@ -48,6 +50,7 @@ class EdgeRuntime:
     delivery: DeliveryService
     queue: Queue
     lease_ttl_ms: int = 60_000
+    typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
     mailbox: Mailbox = field(init=False)
 
     def __post_init__(self) -> None:
@@ -129,11 +132,32 @@ def _turn(rt: EdgeRuntime, msg: WeChatMessage) -> list[str]:
         return [decision.reply]
     if decision.inbound is None:
         return []
+    timer = _typing_timer(rt, msg.user) if decision.user_message else None
     try:
         return [r for r in rt.engine.handle(decision.inbound).replies if r]
     except Exception:  # the turn degrades to a fixed answer; the message is not retried forever
         log.exception("engine failed for %s", msg.message_key)
         return [TURN_FAILED]
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _typing_timer(rt: EdgeRuntime, user: str) -> threading.Timer | None:
+    """Send "typing…" once if the turn is slow (allowed: the user just wrote, the window is open)."""
+    if rt.typing_after_s <= 0:
+        return None
+
+    def show() -> None:
+        try:
+            rt.delivery.api.typing(user)
+        except WeChatAPIError as exc:
+            log.info("typing for %s refused: %s", user, exc.code)
+
+    timer = threading.Timer(rt.typing_after_s, show)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def _record_event(rt: EdgeRuntime, msg: WeChatMessage) -> None:

@@ -29,15 +29,15 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
         conn: Any = redis_lib.Redis.from_url(settings.redis_url)
         dispatch: Any = RQDispatcher(make_queue(conn))
     else:
-        import fakeredis
-
+        from bot.app import make_redis
         from bot.worker import InlineDispatcher
 
-        conn = fakeredis.FakeRedis()
+        conn = make_redis(settings)  # the in-process substitute the engine's store also uses
         dispatch = InlineDispatcher(wiring.runtime(settings, conn, engine_ref=args.engine))
     wait = args.reply_wait if args.reply_wait is not None else settings.passive_wait_seconds
     config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
-                           body_limit=settings.max_body_bytes, reply_wait_s=wait)
+                           body_limit=settings.max_body_bytes, reply_wait_s=wait,
+                           rate_limit_per_minute=settings.rate_limit_per_minute)
     return create_app(config, redis=conn, dispatch=dispatch)
 
 

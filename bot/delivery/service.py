@@ -49,6 +49,11 @@ class DeliveryService:
         self._templates = templates or TemplateConfig()
         self._clock = clock
 
+    @property
+    def api(self) -> WeChatAPI:
+        """The WeChat API this service sends through (the worker also uses it for typing)."""
+        return self._api
+
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 

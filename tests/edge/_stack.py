@@ -71,7 +71,7 @@ def start_workers(wx: FakeWeChatServer, n: int, *, lease_ttl: float = 3.0) -> li
         "WECHAT_APP_SECRET": wx.state.secret, "WECHAT_TOKEN": TOKEN, "PYTHONPATH": str(ROOT),
     }
     cmd = [sys.executable, "-m", "bot.commands.worker", "--engine", "bot.wechat.testkit.echo:build_engine",
-           "--lease-ttl", str(lease_ttl)]
+           "--lease-ttl", str(lease_ttl), "--typing-after", "1.5"]
     return [subprocess.Popen(cmd + ["--name", f"edge-test-{i}-{os.getpid()}"], cwd=ROOT, env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for i in range(n)]
 

@@ -49,11 +49,11 @@ def test_text_reply_slow_retry_and_slower_api(d: WebhookDriver, workers, wx: Fak
     assert (slow.attempts, slow.reply) == (2, "echo:慢一点")
     slower = d.deliver(M.text("u3", "sleep:3.4 更慢"))
     assert (slower.attempts, slower.reply, slower.body) == (3, None, "success")
-    assert wait_until(lambda: len(wx.state.sent_to("u3")) == 1, 5)
+    assert wait_until(lambda: len(wx.state.sent_to("u3", "custom")) == 1, 5)
     threading.Event().wait(1.0)
-    sent = wx.state.sent_to("u3")
-    assert [(s.kind, s.text) for s in sent] == [("custom", "echo:更慢")]
-    assert wx.state.sent_to("u1") == [] and wx.state.sent_to("u2") == []
+    assert [s.text for s in wx.state.sent_to("u3", "custom")] == ["echo:更慢"]
+    assert len(wx.state.sent_to("u3", "typing")) == 1  # "typing…" while the slow turn ran
+    assert wx.state.sent_to("u1") == [] and wx.state.sent_to("u2", "custom") == []
 
 
 def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int, per_user: int,
@@ -86,16 +86,19 @@ def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int,
         t.join()
     d.close()
     total = users * per_user - sum(map(len, passive.values()))
-    assert wait_until(lambda: len(wx.state.sent) >= total, 90, interval=0.25), len(wx.state.sent)
+    def custom() -> list[Any]:
+        return [s for s in wx.state.sent if s.kind == "custom"]
+
+    assert wait_until(lambda: len(custom()) >= total, 90, interval=0.25), len(custom())
     threading.Event().wait(1.0)
     expected = [f"echo:{i}" for i in range(per_user)]
     for name in names:
-        pushed = [s.text for s in wx.state.sent_to(name)]
+        pushed = [s.text for s in wx.state.sent_to(name, "custom")]
         assert pushed == [t for t in expected if t in pushed], name  # API replies in order
         assert sorted(pushed + passive[name], key=expected.index) == expected, name  # none lost or doubled
         processed = [o["msg"] for o in DeliveryStore(conn).outcomes(name) if o["status"] == "sent"]
         assert processed == sorted(processed, key=lambda k: int(k[1:])), name  # handled in arrival order
-    assert len(wx.state.sent) == total
+    assert len(custom()) == total
 
 
 @pytest.mark.slow

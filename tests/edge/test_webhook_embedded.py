@@ -122,3 +122,15 @@ def _eventually(pred, timeout: float = 3.0) -> bool:
     from tests.edge._stack import wait_until
 
     return wait_until(pred, timeout)
+
+
+def test_each_user_is_rate_limited_per_minute(conn, wx: FakeWeChatServer) -> None:
+    hook = start_webhook(conn, wx, embedded=True, rate_limit_per_minute=2)
+    try:
+        d = driver(hook)
+        replies = [d.deliver(M.text("fast", str(i))).reply for i in range(3)]
+        assert replies[:2] == ["echo:0", "echo:1"]
+        assert "稍等" in (replies[2] or "")
+        assert d.deliver(M.text("other", "x")).reply == "echo:x"
+    finally:
+        hook.stop()
