@@ -28,12 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     lines = "\n".join(f"  {name:<10} {text}" for name, text in BENCHES.items())
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = f"benchmarks:\n{lines}\n\n`wxbot bench NAME --help` shows a benchmark's options."
-    parser.add_argument("bench", choices=sorted(BENCHES), metavar="NAME", help="which benchmark to run")
+    parser.add_argument("bench", nargs="?", choices=sorted(BENCHES), metavar="NAME", help="which benchmark to run")
     parser.add_argument("options", nargs=argparse.REMAINDER, help="options of that benchmark")
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Import the chosen benchmark, parse its options and run it; 2 when it is not available."""
+    if args.bench is None:
+        print("usage: wxbot bench NAME [options]; NAME is one of: " + ", ".join(BENCHES), file=sys.stderr)
+        return 2
     module_name = f"bot.commands.bench_{args.bench}"
     try:
         module = importlib.import_module(module_name)
