@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -113,3 +114,24 @@ def test_three_workers_fifty_users_twenty_messages(real_redis: redis.Redis, wx: 
     finally:
         stop_workers(procs)
         hook.stop()
+
+
+def test_a_retry_to_another_replica_waits_for_the_same_reply(
+    real_redis: redis.Redis, wx: FakeWeChatServer, hook: Webhook, workers, d: WebhookDriver
+) -> None:
+    other = start_webhook(real_redis, wx, embedded=False)
+    try:
+        assert wait_until(lambda: d.deliver(M.text("warm", "hi")).reply == "echo:hi", 20, interval=0.5)
+        xml = M.text("u5", "sleep:1.2 换一台")
+        with pytest.raises(httpx.TimeoutException):
+            d.post_once(xml)  # replica A: the turn is slower than WeChat's patience
+        with WebhookDriver(other.url, TOKEN, attempt_timeout_s=1.0) as d2:
+            res = d2.post_once(xml)  # WeChat's retry lands on replica B
+            assert d2.reply_text(res.text) == "echo:换一台"
+        threading.Event().wait(0.5)
+        assert wx.state.sent_to("u5", "custom") == []
+        assert real_redis.llen(keys.mailbox("u5")) == 0
+        outcomes = DeliveryStore(real_redis).outcomes("u5")
+        assert [(o["channel"], o["status"]) for o in outcomes] == [("passive", "sent")]
+    finally:
+        other.stop()
