@@ -71,7 +71,7 @@ def test_an_engine_failure_degrades_to_a_fixed_reply(wx: FakeWeChatServer, fake_
 
 
 def test_drain_keeps_order_and_respects_a_foreign_lease(wx: FakeWeChatServer, fake_redis) -> None:
-    rt = runtime(wx, fake_redis, CountingEngine())
+    runtime(wx, fake_redis, CountingEngine())
     for i in range(5):
         accept(fake_redis, M.text("u1", str(i)))
     assert Mailbox(fake_redis).acquire("u1", "someone-else", 60_000)
