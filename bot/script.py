@@ -38,6 +38,9 @@ class ScriptLine(BaseModel):
 
     @model_validator(mode="after")
     def _shape(self) -> ScriptLine:
+        for moment in (self.at, self.advance_to):
+            if moment is not None and moment.tzinfo is None:
+                raise ValueError("times need a UTC offset, e.g. 2026-12-01T20:00:00+08:00")
         if self.advance_to is not None:
             if self.user or self.text is not None or self.event:
                 raise ValueError("advance_to stands on a line of its own")
@@ -46,9 +49,6 @@ class ScriptLine(BaseModel):
             raise ValueError("a line needs 'user' (or 'advance_to')")
         if (self.text is None) == (self.event is None):
             raise ValueError("a user line needs exactly one of 'text' or 'event'")
-        for moment in (self.at, self.advance_to):
-            if moment is not None and moment.tzinfo is None:
-                raise ValueError("times need a UTC offset, e.g. 2026-12-01T20:00:00+08:00")
         return self
 
 
@@ -89,11 +89,16 @@ class ScriptRunner:
         if line.advance_to is not None:
             self.clock.set(line.advance_to)
             return {"advance_to": line.advance_to.isoformat(), "replies": [], "pushes": self._pushes()}
+        assert line.user is not None
+        try:
+            inbound = self._inbound(line)
+        except ValidationError as exc:
+            return {"error": _one_line(exc)}
         if line.at is not None:
             self.clock.set(line.at)
+            inbound = inbound.model_copy(update={"at": self.clock.now()})
         pushes = self._pushes()
-        assert line.user is not None
-        result = self.engine.handle(self._inbound(line))
+        result = self.engine.handle(inbound)
         channel = self._users.setdefault(line.user, _UserChannel())
         replies = list(result.replies)
         if line.event is None or (line.event or "").lower() in ("subscribe", "click", "scan"):

@@ -189,7 +189,7 @@ class Dialogue:
         action = self.registry.action(session.skill, session.action)
         if action is None:
             return False
-        turn.trace.skill, turn.trace.action = session.skill, session.action
+        turn.trace.skill, turn.trace.action, turn.trace.intent = session.skill, session.action, session.intent
         turn.say(f"好的，我们接着{texts.task_name(session.intent)}。")
         session.expected_input = None
         self.advance(turn, session, action)

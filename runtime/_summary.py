@@ -46,6 +46,13 @@ def default_for(summary: Summary, field: str) -> tuple[Any, str] | None:
     return value, _SPOKEN[field](value)
 
 
+def _plain(text: str) -> bool:
+    """Free text safe to quote in a prompt: no JSON punctuation, no id-like runs."""
+    import re
+
+    return not re.search(r"[{}\[\]\"'<>:=]|[A-Za-z0-9_\-]{8,}", text)
+
+
 def _describe_params(params: Mapping[str, Any]) -> str:
     parts = []
     for key, value in params.items():
@@ -55,7 +62,7 @@ def _describe_params(params: Mapping[str, Any]) -> str:
             parts.append(f"预算{_num(value)}元")
         elif key in ("dietary", "dislikes") and isinstance(value, list):
             parts.append("忌口" + ("、".join(map(str, value[:4])) if value else "无"))
-        elif isinstance(value, str) and len(value) <= 12:
+        elif isinstance(value, str) and len(value) <= 12 and _plain(value):
             parts.append(value)
     return "，".join(parts)
 

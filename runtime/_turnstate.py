@@ -25,6 +25,7 @@ class TurnState:
 
     def say(self, text: str) -> None:
         """Add a reply paragraph (empty text is ignored)."""
+        text = text.strip()
         if text:
             self.replies.append(text)
 

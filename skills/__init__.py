@@ -12,6 +12,12 @@ __all__ = ["SKILL_MODULES", "all_skills"]
 SKILL_MODULES: tuple[tuple[str, str], ...] = (
     ("skills.datetime.skill", "SPEC"),
     ("skills.reminders.skill", "SPEC"),
+    ("skills.dinner.skill", "SPEC"),
+    ("skills.dinner.recipes", "SPEC"),
+    ("skills.exercise.skill", "SPEC"),
+    ("skills.profile.skill", "SPEC"),
+    ("skills.pantry.skill", "SPEC"),
+    ("skills.weather.skill", "SPEC"),
 )
 
 

@@ -19,11 +19,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="me", help="user id for the interactive chat")
 
 
+_SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
+
+
+def _scratch() -> tempfile.TemporaryDirectory[str]:
+    """A throwaway directory removed when the process exits (runs without --state leave nothing)."""
+    scratch = tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
+    _SCRATCH.append(scratch)
+    return scratch
+
+
 def _runtime(settings: Settings, state: str | None) -> tuple[Any, Path]:
     from bot.app import build_runtime
     from bot.statefile import load_state
 
-    directory = Path(state) if state else Path(tempfile.mkdtemp(prefix="wxbot-chat-"))
+    directory = Path(state) if state else Path(_scratch().name)
     directory.mkdir(parents=True, exist_ok=True)
     local = settings.model_copy(update={"data_dir": directory})
     runtime = build_runtime(local, database_url=settings.database_url or None)
@@ -59,8 +69,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         if args.state:
             save_state(runtime.store, directory)
+        _close(runtime)
         return 0
     return _interactive(settings, args)
+
+
+def _close(runtime: Any) -> None:
+    """Release the database and remove the throwaway directory of a run without --state."""
+    runtime.services.db.dispose()
+    while _SCRATCH:
+        _SCRATCH.pop().cleanup()
 
 
 def _due(runtime: Any) -> Any:
@@ -109,4 +127,5 @@ def _interactive(settings: Settings, args: argparse.Namespace) -> int:
             print(f"机器人：{reply}")
     if args.state:
         save_state(runtime.store, directory)
+    _close(runtime)
     return 0

@@ -13,6 +13,7 @@ from runtime.skill import READ_ONLY_INTENTS
 from runtime.turn import Stage
 from runtime.views import RouterView
 
+_FREE_TYPES = ("text", "text_list")
 _CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|还有|对了")
 
 AnswerParser = Callable[[str], Any]
@@ -39,8 +40,6 @@ class ExpectedInputStage:
             return None
         text = view.text.strip()
         routed = self._rules.classify(text)
-        if view.expected_type == "text" and routed and routed[0] != view.active_intent:
-            return None  # a question in its own right, not free-text content
         clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
         also, also_text = None, ""
         for clause in clauses if len(clauses) > 1 else []:
@@ -48,6 +47,8 @@ class ExpectedInputStage:
             if found and found[0] in READ_ONLY_INTENTS and found[0] != "chitchat":
                 also, also_text = found[0], clause
                 break
+        if view.expected_type in _FREE_TYPES and routed and routed[0] != view.active_intent and also is None:
+            return None  # a request in its own right, not free-text content
         rest = [c for c in clauses if c != also_text] if also else clauses
         value = parse("，".join(rest)) if rest else None
         if value is None and len(rest) > 1:
@@ -55,7 +56,7 @@ class ExpectedInputStage:
         if value is None:
             return None
         if routed and routed[0] != view.active_intent and routed[0] not in READ_ONLY_INTENTS \
-                and view.expected_type not in ("text", "text_list") and also is None:
+                and also is None:
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",
                      params={"value": value}, detail=f"field {view.expected_field}", also=also,

@@ -12,8 +12,16 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import TimeExpr, describe_rrule, format_when
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+    TimeExpr,
+    describe_rrule,
+    format_when,
+)
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._text import ALL, extract_content, extract_target, parse_target

@@ -71,23 +71,16 @@ def test_bad_lines_yield_one_error_object(runner: ScriptRunner, line: str) -> No
     assert set(out) == {"error"} and isinstance(out["error"], str) and out["error"]
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="bot/script.py: ScriptLine._shape returns before the tz check for advance_to, "
-                          "so SettableClock.set raises 'naive datetime' and the whole run dies")
 def test_naive_advance_to_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
     out = runner.run_line('{"advance_to": "2026-12-03T21:00:30"}')
     assert set(out) == {"error"}
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="bot/script.py: Inbound(user=…) validation (max 128 chars) happens "
-                                       "outside run_line's try, so the ValidationError ends the run")
 def test_overlong_user_id_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
     out = runner.run_line(json.dumps({"user": "x" * 200, "text": "hi"}))
     assert set(out) == {"error"}
 
 
-@pytest.mark.xfail(strict=True, reason="bot/commands/chat.py: _runtime() makes a tempfile.mkdtemp() "
-                                       "for every run without --state and never removes it")
 def test_chat_script_leaves_no_temporary_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     scratch = tmp_path / "tmp"

@@ -143,8 +143,6 @@ def test_model_summary_of_a_new_conversation() -> None:
     _assert_clean(build_model_summary(ConversationRuntimeContext.empty(OPENID)).text)
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/_summary.py copies short free-text params verbatim, "
-                                       "so a user-typed '{\"user\":1}' reaches the prompt")
 def test_model_summary_never_copies_json_typed_by_the_user() -> None:
     ctx = rich_context(OPENID)
     assert ctx.active is not None
