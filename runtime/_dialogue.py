@@ -74,9 +74,8 @@ class Dialogue:
         if slot is None:
             return None
         value = parse_slot(slot, text, answer=True, now=turn.now)
-        if value is None and session.expected_input.options:
-            if parse_yes_no(text, True) is True:
-                return _USE_DEFAULT
+        if value is None and session.expected_input.options and parse_yes_no(text, True) is True:
+            return _USE_DEFAULT
         return value
 
     def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:

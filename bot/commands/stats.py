@@ -16,12 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def collect(redis: Any) -> dict[str, Any]:
     """Everything ``wxbot stats`` shows, as plain data (also served by /admin/api/stats)."""
-    from bot.admin.queues import queue_report
-    from runtime.transcript import Transcript
+    from bot.admin.overview import collect_stats
 
-    stats = Transcript(redis).stats()
-    return {"turns": stats.model_dump(mode="json") | {"zero_model_share": round(stats.zero_model_share, 4)},
-            "queues": queue_report(redis).model_dump(mode="json")}
+    return collect_stats(redis)
 
 
 def render(data: dict[str, Any]) -> list[str]:
