@@ -66,6 +66,7 @@ class ScriptRunner:
     engine: Engine
     clock: SettableClock
     due_pushes: DuePushes | None = None
+    touch_notice: Callable[[str], str | None] | None = None
     template_id: str | None = None
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _users: dict[str, _UserChannel] = field(default_factory=dict)
@@ -101,6 +102,9 @@ class ScriptRunner:
         result = self.engine.handle(inbound)
         channel = self._users.setdefault(line.user, _UserChannel())
         replies = list(result.replies)
+        notice = self.touch_notice(line.user) if self.touch_notice and line.event is None else None
+        if notice:
+            replies = ["\n\n".join([notice, *replies])] if replies else [notice]
         if line.event is None or (line.event or "").lower() in ("subscribe", "click", "scan"):
             if channel.parked and replies:
                 replies[0] = "\n\n".join([*channel.parked, replies[0]])

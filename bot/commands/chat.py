@@ -56,7 +56,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         settings = settings.model_copy(update={"weather_fake": True})
         runtime, directory = _runtime(settings, args.state)
         runner = ScriptRunner(runtime.engine, SettableClock(datetime.now(UTC)), due_pushes=_due(runtime),
-                              template_id=settings.wechat_template_id or None)
+                              touch_notice=_touch(runtime), template_id=settings.wechat_template_id or None)
         try:
             with stream:
                 for out in runner.run_lines(stream):
@@ -87,6 +87,14 @@ def _due(runtime: Any) -> Any:
     except ImportError:
         return None
     return lambda now: run_due(runtime.services, now)
+
+
+def _touch(runtime: Any) -> Any:
+    try:
+        from skills.reminders import touch_notice
+    except ImportError:
+        return None
+    return lambda user: touch_notice(runtime.services, user)
 
 
 def _print_human(out: dict[str, Any]) -> None:

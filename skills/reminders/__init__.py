@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from skills.reminders.schedule import DuePush
 
-__all__ = ["run_due"]
+__all__ = ["run_due", "touch_notice"]
 
 _MAX_ROUNDS = 10_000
 
@@ -34,3 +34,15 @@ def run_due(services: Any, now: datetime) -> list[DuePush]:
             break
         pushes.extend(fired.pushes)
     return pushes
+
+
+def touch_notice(services: Any, user: str) -> str | None:
+    """What to tell ``user`` at their next message about reminders missed during downtime (once)."""
+    from sqlmodel import Session
+
+    from skills.reminders.schedule import missed_notice
+
+    with Session(services.db) as session:
+        text = missed_notice(session, user)
+        session.commit()
+    return text
