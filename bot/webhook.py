@@ -112,28 +112,31 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         if not waits or opened.state not in ("waiting", "ready"):
             return PlainTextResponse("success")
         final = opened.attempt >= config.max_attempts
-        reply = await _wait_for_reply(msg.user, msg.message_key, started, final)
+        reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final)
         if reply is not None:
             return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=reply),
                             media_type="application/xml")
-        if not final:
+        if pending and not final:
             # Answering now would stop WeChat's retries; hold until it gave up on this attempt.
             await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
         return PlainTextResponse("success")
 
-    async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> str | None:
+    async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> tuple[str | None, bool]:
+        """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow."""
         while True:
-            reply = await asyncio.to_thread(handoff.claim, user, key)
-            if reply is not None:
-                return reply
+            state, reply = await asyncio.to_thread(handoff.poll, user, key)
+            if state == "taken":
+                return reply, False
+            if state != "waiting":
+                return None, False  # no reply (or it went another way): answer at once
             if time.monotonic() - started >= config.reply_wait_s:
                 break
             await asyncio.sleep(config.poll_s)
         if final:
             state, text = await asyncio.to_thread(handoff.release, user, key)
             if state == "released_ready" and text:
-                return text  # it became ready just now: still answer passively
-        return None
+                return text, False  # it became ready just now: still answer passively
+        return None, True
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

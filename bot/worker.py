@@ -116,6 +116,8 @@ def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
         rt.redis.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
     if replies:
         rt.delivery.deliver(msg.user, key, replies)
+    else:
+        rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
     return replies
 
 

@@ -35,11 +35,12 @@ end
 return 0
 """
 _CLAIM = """
-if redis.call('HGET', KEYS[1], 'state') == 'ready' then
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'ready' then
   redis.call('HSET', KEYS[1], 'state', 'taken')
-  return redis.call('HGET', KEYS[1], 'text')
+  return {'taken', redis.call('HGET', KEYS[1], 'text')}
 end
-return false
+return {state or 'gone', ''}
 """
 _RELEASE = """
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -88,8 +89,13 @@ class Handoff:
 
     def claim(self, user: str, message_key: str) -> str | None:
         """Webhook: take the ready reply (only one request can)."""
-        text = run_script(self._redis, _CLAIM, [keys.handoff(user, message_key)], [])
-        return _s(text) if text else None
+        state, text = self.poll(user, message_key)
+        return text if state == "taken" else None
+
+    def poll(self, user: str, message_key: str) -> tuple[str, str]:
+        """Webhook: ``("taken", text)`` when the reply was ready (and is now ours), else ``(state, "")``."""
+        state, text = run_script(self._redis, _CLAIM, [keys.handoff(user, message_key)], [])
+        return _s(state), _s(text)
 
     def release(self, user: str, message_key: str) -> tuple[str, str]:
         """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""

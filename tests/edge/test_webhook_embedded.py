@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import fakeredis
@@ -132,5 +133,17 @@ def test_each_user_is_rate_limited_per_minute(conn, wx: FakeWeChatServer) -> Non
         assert replies[:2] == ["echo:0", "echo:1"]
         assert "稍等" in (replies[2] or "")
         assert d.deliver(M.text("other", "x")).reply == "echo:x"
+    finally:
+        hook.stop()
+
+
+def test_a_turn_without_replies_is_answered_at_once(conn, wx: FakeWeChatServer) -> None:
+    hook = start_webhook(conn, wx, embedded=True)
+    try:
+        d = driver(hook)
+        started = time.monotonic()
+        res = d.deliver(M.event("quiet", "LOCATION", extra={"Latitude": 1.0, "Longitude": 2.0}))
+        assert (res.attempts, res.body) == (1, "success")
+        assert time.monotonic() - started < 0.5  # not the 0.6 s window, let alone the hold
     finally:
         hook.stop()
