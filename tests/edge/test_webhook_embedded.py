@@ -147,3 +147,12 @@ def test_a_turn_without_replies_is_answered_at_once(conn, wx: FakeWeChatServer) 
         assert time.monotonic() - started < 0.5  # not the 0.6 s window, let alone the hold
     finally:
         hook.stop()
+
+
+def test_a_replayed_old_request_is_403(hook: Webhook) -> None:
+    from bot.wechat.testkit import sign
+
+    d = driver(hook)
+    ts, nonce = str(int(time.time()) - 3600), "n1"
+    params = {"timestamp": ts, "nonce": nonce, "signature": sign(TOKEN, ts, nonce)}
+    assert d.post_once("", params=params, body=M.text("u1", "旧消息").encode()).status_code == 403
