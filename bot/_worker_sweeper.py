@@ -15,7 +15,7 @@ from bot.delivery.handoff import Handoff
 from bot.queue import Dispatcher, Mailbox
 
 log = logging.getLogger(__name__)
-SWEEP_LOCK = "wx:sweep:lock"
+SWEEP_LOCK = keys.sweep_lock()
 
 
 def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = None, idle_s: float = 2.0) -> int:

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, skill_cache
 from runtime.views import ExecView
 from skills.store import get_profile
 from skills.weather._cities import clean_city, find_city
@@ -29,8 +29,8 @@ CACHE_TTL_S = 2 * 3600
 
 
 def cache_key(city: str, hour: str) -> str:
-    """Same shape as ``runtime.keys.weather_cache`` (skills do not import runtime's key module)."""
-    return f"wx:weather:{city}:{hour}"
+    """The Redis key of a city's forecast for one hour (named by runtime.keys via the skill protocol)."""
+    return skill_cache("weather", city, hour)
 
 
 def extract_day(text: str) -> str | None:
