@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     wechat_aes_key: str = ""
     wechat_api_base: str = "https://api.weixin.qq.com"
     wechat_template_id: str = ""
+    wechat_mode: Literal["", "plain", "compatible", "safe"] = ""  # "" = compatible when an AES key is set
+    wechat_subscribe_template_id: str = ""
+    wechat_template_field: str = "content"
+    wechat_subscribe_field: str = "thing1"
     passive_wait_seconds: float = Field(default=4.5, gt=0, le=4.9)
     max_body_bytes: int = 64 * 1024
 
