@@ -7,6 +7,7 @@ POSTs are login and logout). Mount with ``app.router.routes.extend(admin_routes(
 from __future__ import annotations
 
 import asyncio
+from argparse import ArgumentTypeError
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -110,7 +111,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
             return _json({"error": "user is required"}, 400)
         try:
             since = parse_since(request.query_params.get("since"))
-        except ValueError as exc:
+        except (ValueError, ArgumentTypeError) as exc:
             return _json({"error": str(exc)}, 400)
         found = await asyncio.to_thread(transcript.read, user, since, _limit(request, 200))
         return _json({"user": user, "entries": [e.model_dump(mode="json") for e in found]})

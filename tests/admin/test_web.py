@@ -113,6 +113,12 @@ def test_a_webhook_conversation_is_browsable(secured: Stack) -> None:
     stats = httpx.get(secured.url + "/admin/api/stats", headers=BEARER).json()
     assert stats["turns"]["turns"] >= 1 and stats["turns"]["by_stage"]["rules"] >= 1
     assert httpx.get(secured.url + "/admin/api/transcript", headers=BEARER).status_code == 400
+    bad_since = httpx.get(secured.url + "/admin/api/transcript", params={"user": "wx-user-1", "since": "soon"},
+                          headers=BEARER)
+    assert bad_since.status_code == 400
+    recent = httpx.get(secured.url + "/admin/api/transcript", params={"user": "wx-user-1", "since": "1h"},
+                       headers=BEARER).json()
+    assert len(recent["entries"]) == len(entries["entries"])
 
 
 def test_simulator_needs_the_admin_token_when_one_is_set(secured: Stack) -> None:
