@@ -5,13 +5,15 @@ from __future__ import annotations
 import importlib
 from typing import Any, cast
 
+from bot._delivery_transcript import TranscribedDelivery
 from bot._webhook_crypto import Mode, WebhookSecrets
 from bot._webhook_redis import RedisClient
-from bot.delivery import DeliveryService, TemplateConfig
+from bot.delivery import TemplateConfig
 from bot.queue import make_queue
 from bot.wechat import AccessTokenService, WeChatpyAPI
 from bot.wechat.adapter import StableTokenFetcher
 from bot.worker import EdgeRuntime, TurnEngine
+from runtime.transcript import TranscribedEngine, Transcript
 
 DEFAULT_ENGINE = "bot._worker_wiring:app_engine"
 
@@ -42,19 +44,23 @@ def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
     return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base)
 
 
-def delivery(settings: Any, redis: RedisClient) -> DeliveryService:
+def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:
     templates = TemplateConfig(
         template_id=settings.wechat_template_id or None,
         template_field=getattr(settings, "wechat_template_field", "content"),
         subscribe_template_id=getattr(settings, "wechat_subscribe_template_id", "") or None,
         subscribe_field=getattr(settings, "wechat_subscribe_field", "thing1"),
     )
-    return DeliveryService(redis, wechat_api(settings, redis), templates=templates)
+    service = TranscribedDelivery(redis, wechat_api(settings, redis), templates=templates)
+    service.transcript = Transcript.from_settings(redis, settings)
+    return service
 
 
 def runtime(settings: Any, redis: RedisClient, *, engine_ref: str, lease_ttl_ms: int = 60_000) -> EdgeRuntime:
-    return EdgeRuntime(redis=redis, engine=load_engine(engine_ref, settings, redis),
-                       delivery=delivery(settings, redis), queue=make_queue(redis), lease_ttl_ms=lease_ttl_ms)
+    """The worker's runtime: the engine (every turn recorded in the transcript), delivery and queue."""
+    engine = TranscribedEngine(load_engine(engine_ref, settings, redis), Transcript.from_settings(redis, settings))
+    return EdgeRuntime(redis=redis, engine=engine, delivery=delivery(settings, redis), queue=make_queue(redis),
+                       lease_ttl_ms=lease_ttl_ms)
 
 
 def secrets(settings: Any) -> WebhookSecrets:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import Any
 
 from bot._worker_wiring import DEFAULT_ENGINE
@@ -23,6 +22,7 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
     from bot.queue import RQDispatcher, make_queue
     from bot.webhook import WebhookConfig, create_app
 
+    engine: Any = None
     if settings.redis_url:
         import redis as redis_lib
 
@@ -33,18 +33,26 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
         from bot.worker import InlineDispatcher
 
         conn = make_redis(settings)  # the in-process substitute the engine's store also uses
-        dispatch = InlineDispatcher(wiring.runtime(settings, conn, engine_ref=args.engine))
+        edge = wiring.runtime(settings, conn, engine_ref=args.engine)
+        dispatch = InlineDispatcher(edge)
+        engine = edge.engine
     wait = args.reply_wait if args.reply_wait is not None else settings.passive_wait_seconds
     config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
                            body_limit=settings.max_body_bytes, reply_wait_s=wait,
                            rate_limit_per_minute=settings.rate_limit_per_minute)
-    return create_app(config, redis=conn, dispatch=dispatch)
+    app = create_app(config, redis=conn, dispatch=dispatch)
+    from bot.admin import AdminDeps, mount
+
+    mount(app, AdminDeps.build(settings, conn, engine), webhook_path=args.path)  # /admin, /simulator, /metrics
+    return app
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import configure_logging
+
+    configure_logging(settings)
     uvicorn.run(build_app(args, settings), host=args.host, port=args.port, log_level="info",
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")
     return 0

@@ -1,0 +1,32 @@
+"""Delivery that also writes every outcome into the user's transcript (replies and pushes alike)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.delivery import DeliveryService, Outcome
+
+log = logging.getLogger(__name__)
+
+PUSH_PREFIXES = ("reminder:",)
+
+
+class TranscribedDelivery(DeliveryService):
+    """A :class:`DeliveryService` that records each outcome; recording never fails a delivery."""
+
+    transcript: Any = None
+
+    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None) -> list[Outcome]:
+        outcomes = super().deliver(user, message_key, texts, passive=passive)
+        if self.transcript is not None:
+            push = message_key.startswith(PUSH_PREFIXES)
+            for outcome in outcomes:
+                if outcome.status == "duplicate":
+                    continue
+                try:
+                    self.transcript.record_delivery(user, outcome.text, str(outcome.channel), outcome.status,
+                                                    ref=message_key, push=push)
+                except Exception as exc:  # observability must not lose a delivery
+                    log.warning("transcript delivery record failed: %s", type(exc).__name__)
+        return outcomes
