@@ -44,7 +44,25 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
     from bot.admin import AdminDeps, mount
 
     mount(app, AdminDeps.build(settings, conn, engine), webhook_path=args.path)  # /admin, /simulator, /metrics
+    if not settings.redis_url:
+        app.state.embedded_edge = edge
+        app.state.embedded_redis = conn
     return app
+
+
+def start_embedded_scheduler(app: Any, settings: Any) -> Any:
+    """Embedded mode: fire due reminders from a thread of this process (returns its stop event)."""
+    import threading
+
+    from bot.scheduler import DeliverySink, make_scheduler
+    from runtime.clock import SystemClock
+
+    edge = app.state.embedded_edge
+    db = edge.engine.dialogue.services.db
+    scheduler = make_scheduler(db, app.state.embedded_redis, DeliverySink(edge.delivery, db), SystemClock().now)
+    stop = threading.Event()
+    threading.Thread(target=scheduler.run, args=(stop,), name="wxbot-scheduler", daemon=True).start()
+    return stop
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:
@@ -53,7 +71,10 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     from bot.logs import configure_logging
 
     configure_logging(settings)
-    uvicorn.run(build_app(args, settings), host=args.host, port=args.port, log_level="info",
+    app = build_app(args, settings)
+    if not settings.redis_url:
+        start_embedded_scheduler(app, settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info",
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")
     return 0
 
