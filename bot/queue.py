@@ -8,6 +8,7 @@ fully handled: per-user order, never two at once, at-least-once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rq import Queue
@@ -17,6 +18,7 @@ from bot._webhook_redis import RedisClient, run_script, text
 from bot.delivery.handoff import HANDOFF_TTL_S, Opened
 
 QUEUE_NAME = "wxbot"
+PENDING_TTL_S = 60
 DRAIN_JOB = "bot.worker.drain_user"
 RELEASED_JOB = "bot.worker.deliver_released"
 
@@ -50,10 +52,46 @@ _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
+# One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes and the
+# drain-pending claim. ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right
+# after this script still leaves the message visible to the sweeper.
+_ADMIT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  return {1, redis.call('HGET', KEYS[1], 'state'), n, 0}
+end
+local limit = tonumber(ARGV[4])
+if limit > 0 then
+  local count = redis.call('INCR', KEYS[3])
+  if count == 1 then redis.call('EXPIRE', KEYS[3], 120) end
+  if count > limit then return {0, '', 0, 0} end
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
+if ARGV[3] == 'waiting' then redis.call('ZADD', KEYS[6], ARGV[7], ARGV[9]) end
+local fresh = redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5])
+if fresh then return {1, ARGV[3], 1, 1} end
+return {1, ARGV[3], 1, 0}
+"""
 _FORGET_IF_EMPTY = """
 if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 1 end
 return 0
 """
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """What :meth:`Mailbox.admit` found: rate-limited, or the hand-off state and attempt number.
+
+    ``claimed`` is True when this call set the user's drain-pending flag: the caller must then
+    dispatch a drain job (nobody else will).
+    """
+
+    allowed: bool
+    opened: Opened
+    claimed: bool
 
 
 class Mailbox:
@@ -80,6 +118,18 @@ class Mailbox:
             pipe.zadd(keys.active_mailboxes(), {user: now})
             pipe.execute()
         return opened
+
+    def admit(self, user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
+              waits: bool = True) -> Admitted:
+        """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip."""
+        allowed, state, attempt, claimed = run_script(
+            self.redis, _ADMIT,
+            [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
+             keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines()],
+            [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
+             repr(now), repr(deadline), user, f"{user}|{message_key}"],
+        )
+        return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)))
 
     def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:
         """Per-user rate limit on new messages (a WeChat retry of an accepted one always passes)."""
@@ -131,9 +181,6 @@ def make_queue(redis: RedisClient, name: str = QUEUE_NAME) -> Queue:
     return Queue(name, connection=conn)
 
 
-PENDING_TTL_S = 60
-
-
 def enqueue_drain(queue: Queue, user: str, *, force: bool = False) -> bool:
     """Ask any worker to drain ``user``'s mailbox; returns False when a queued job will already do it.
 
@@ -141,7 +188,7 @@ def enqueue_drain(queue: Queue, user: str, *, force: bool = False) -> bool:
     flag is set is always seen by that job; extra jobs are harmless anyway (the lease decides).
     """
     conn: Any = queue.connection
-    if not conn.set(keys.drain_pending(user), "1", nx=True, ex=PENDING_TTL_S) and not force:
+    if not force and not conn.set(keys.drain_pending(user), "1", nx=True, ex=PENDING_TTL_S):
         return False
     queue.enqueue(DRAIN_JOB, user, result_ttl=0, failure_ttl=86400, job_timeout=600)
     return True

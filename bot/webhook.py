@@ -3,7 +3,8 @@
 GET: URL verification. POST: signature (and ``msg_signature``) first → 403; body cap → 413;
 safe XML parsing → 400; then the message is appended to the user's mailbox exactly once across
 replicas and WeChat retries, a drain job is dispatched, and the request waits up to
-``reply_wait_s`` for the reply to answer passively. A retry of the same message keeps waiting for
+``reply_wait_s`` for the reply to answer passively (``0``: never wait, every reply goes through the
+API). A retry of the same message keeps waiting for
 the same reply; when the last attempt times out the request answers ``success`` and the worker
 delivers through the API.
 """
@@ -15,7 +16,9 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,10 +31,11 @@ from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
 from bot._worker_texts import RATE_LIMITED
 from bot.delivery.handoff import Handoff
-from bot.queue import Dispatcher, Mailbox
-from bot.wechat.inbound import MalformedMessage, parse_message
+from bot.queue import Admitted, Dispatcher, Mailbox
+from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class WebhookConfig:
     poll_s: float = 0.05
     sweep_interval_s: float = 1.0
     rate_limit_per_minute: int = 30
+    io_threads: int = 32  # blocking Redis calls run here; waiting requests each hold one briefly
 
     @property
     def release_after_s(self) -> float:
@@ -97,18 +102,13 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return PlainTextResponse("payload too large", status_code=413)
         except MalformedMessage:
             return PlainTextResponse("bad request", status_code=400)
-        waits = waits_for_reply(msg)
+        waits = waits_for_reply(msg) and config.reply_wait_s > 0
         now = clock()
-        if not await asyncio.to_thread(mailbox.allow, msg.user, msg.message_key,
-                                       limit=config.rate_limit_per_minute, now=now):
+        admitted = await _off_loop(_admit, msg, waits, now)
+        if not admitted.allowed:
             return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=RATE_LIMITED),
                             media_type="application/xml")
-        opened = await asyncio.to_thread(
-            mailbox.accept, msg.user, msg.message_key, msg.to_json(),
-            deadline=now + config.release_after_s, now=now, waits=waits,
-        )
-        if opened.first:
-            await asyncio.to_thread(dispatch.drain, msg.user)
+        opened = admitted.opened
         if not waits or opened.state not in ("waiting", "ready"):
             return PlainTextResponse("success")
         final = opened.attempt >= config.max_attempts
@@ -121,10 +121,18 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
         return PlainTextResponse("success")
 
+    def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
+        """Rate limit, durable append and drain dispatch: one thread hop, one or two round trips."""
+        admitted = mailbox.admit(msg.user, msg.message_key, msg.to_json(), limit=config.rate_limit_per_minute,
+                                 deadline=now + config.release_after_s, now=now, waits=waits)
+        if admitted.claimed:
+            dispatch.drain(msg.user, force=True)  # we just set the pending flag: enqueue without re-checking
+        return admitted
+
     async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> tuple[str | None, bool]:
         """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow."""
         while True:
-            state, reply = await asyncio.to_thread(handoff.poll, user, key)
+            state, reply = await _off_loop(handoff.poll, user, key)
             if state == "taken":
                 return reply, False
             if state != "waiting":
@@ -133,15 +141,22 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
                 break
             await asyncio.sleep(config.poll_s)
         if final:
-            state, text = await asyncio.to_thread(handoff.release, user, key)
+            state, text = await _off_loop(handoff.release, user, key)
             if state == "released_ready" and text:
                 return text, False  # it became ready just now: still answer passively
         return None, True
+
+    async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking Redis call on the app's own thread pool (wide enough for many waiters)."""
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    pool = ThreadPoolExecutor(max_workers=config.io_threads, thread_name_prefix="wxbot-webhook")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(_sweeper()) if sweep else None
         yield
+        pool.shutdown(wait=False, cancel_futures=True)
         if task:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -151,7 +166,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         while True:
             await asyncio.sleep(config.sweep_interval_s)
             try:
-                await asyncio.to_thread(sweep_once, redis, dispatch)
+                await _off_loop(sweep_once, redis, dispatch)
             except Exception:
                 log.exception("sweep failed")
 

@@ -165,7 +165,8 @@ class Dialogue:
         if action is None:
             turn.say(texts.CONFIRM_STALE)
             return
-        self.run(turn, pending.skill, action, pending.params, pending.msg_id)
+        if self.run(turn, pending.skill, action, pending.params, pending.msg_id) is not None:
+            apply_facts(turn.ctx.summary, {"confirmed": pending.question.removeprefix("确认").rstrip("吗？?")})
         self.offer_resume(turn)
 
     def pause_active(self, turn: TurnState) -> None:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue
 from runtime._summary import build_model_summary
@@ -120,6 +121,7 @@ class Engine:
         if metered is not None:
             trace.errors.extend(e for e in metered.errors if not e.endswith("not_configured"))
         self._remember(turn)
+        ctx.summary.open_items = [f"暂停的{texts.task_name(p.session.intent)}" for p in ctx.paused][-3:]
         replies = ["\n\n".join(turn.replies)] if turn.replies else []
         ctx.mark_processed(ProcessedTurn(msg_id=inbound.msg_id, replies=replies, stage=str(trace.stage),
                                          intent=PUBLIC_INTENT.get(trace.intent, trace.intent), skill=trace.skill))

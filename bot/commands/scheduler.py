@@ -23,11 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Run until SIGINT/SIGTERM; a standby waits for the lease."""
     from bot.app import make_redis
+    from bot.logs import configure_logging
     from bot.scheduler import DeliverySink, PushSink, RQPushSink, make_scheduler
     from runtime.clock import SystemClock
     from skills.db import init_db, make_engine
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings)
     redis = make_redis(settings)
     db = make_engine(settings.database())
     init_db(db)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import Any
 
 from bot._worker_wiring import DEFAULT_ENGINE, runtime
@@ -30,7 +29,9 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     if not settings.redis_url:
         print("wxbot worker needs REDIS_URL (embedded mode runs the worker inside `wxbot serve`)")
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import configure_logging
+
+    configure_logging(settings)
     conn = redis_lib.Redis.from_url(settings.redis_url)
     rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
     rt.typing_after_s = args.typing_after

@@ -1,0 +1,108 @@
+"""``wxbot bench webhook``: ack latency and throughput of the webhook beside an empty handler.
+
+Both servers run as their own uvicorn process, one after the other, with the same event loop and
+HTTP parser; the load comes from another process over loopback. For each server: a flat-out run
+(throughput at saturation) and open-loop runs at the offered rates (latency measured from the
+moment each request was due). The webhook runs against a private ``redis-server`` (AOF, as
+deployed) with the RQ dispatcher and answers ``success`` as soon as the message is durable and its
+drain job queued (no workers: this measures the ack path alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+__all__ = ["add_arguments", "measure", "run"]
+
+TARGET_P99_MS = 20.0
+TARGET_SHARE = 0.5
+TOKEN = "bench-token"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: offered rates, duration per run, connections, Redis."""
+    parser.add_argument("--rates", default="250,500,1000", help="offered loads in requests/s (comma-separated)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="duration of each offered-load run")
+    parser.add_argument("--saturate", type=int, default=3000, help="requests of the flat-out run (0: skip)")
+    parser.add_argument("--connections", type=int, default=64, help="client connections")
+    parser.add_argument("--redis-url", default="", help="use this Redis (its DB is FLUSHED) instead of a private one")
+    parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
+
+
+def _server(kind: str, redis_url: str) -> tuple[Any, int]:
+    from bot._bench_procs import spawn, wait_port
+    from bot._bench_redis import free_port
+
+    port = free_port()
+    spec = {"kind": kind, "port": port, "redis_url": redis_url, "token": TOKEN, "reply_wait_s": 0.0,
+            "max_attempts": 1, "rate_limit": 1000, "sweep": False}
+    proc = spawn(["-m", "bot._bench_serve", json.dumps(spec)])
+    wait_port(port, proc=proc)
+    return proc, port
+
+
+def measure(kind: str, redis_url: str, *, rates: list[float], seconds: float, saturate: int,
+            connections: int) -> dict[str, Any]:
+    """All runs against one server process of ``kind`` (``empty`` or ``webhook``)."""
+    from bot._bench_procs import run_load, stop
+
+    proc, port = _server(kind, redis_url)
+    out: dict[str, Any] = {}
+    try:
+        base = {"port": port, "token": TOKEN, "connections": connections, "users": 5000}
+        run_load(base | {"count": 300, "user_prefix": f"{kind}-warm"})
+        if saturate:
+            out["saturation"] = run_load(base | {"count": saturate, "user_prefix": f"{kind}-sat"})
+        for rate in rates:
+            out[f"offered_{int(rate)}"] = run_load(
+                base | {"count": int(rate * seconds), "rate": rate, "user_prefix": f"{kind}-{int(rate)}"})
+    finally:
+        crashes = stop([proc])
+    if crashes:
+        out["crashes"] = crashes
+    return out
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    """Run the benchmark, print one JSON report; 0 when the targets hold."""
+    import redis
+
+    from bot._bench_redis import PrivateRedis
+
+    rates = [float(r) for r in args.rates.split(",") if r.strip()]
+    private = None if args.redis_url else PrivateRedis(aof=True).start()
+    url = args.redis_url or (private.url if private else "")
+    try:
+        redis.Redis.from_url(url).flushdb()
+        kw = {"rates": rates, "seconds": args.seconds, "saturate": args.saturate,
+              "connections": args.connections}
+        empty = measure("empty", url, **kw)
+        hook = measure("webhook", url, **kw)
+    finally:
+        if private:
+            private.stop()
+    report = _report(empty, hook, rates)
+    print(json.dumps(report, ensure_ascii=False, indent=2 if args.pretty else None))
+    return 0 if report["within_target"] else 1
+
+
+def _report(empty: dict[str, Any], hook: dict[str, Any], rates: list[float]) -> dict[str, Any]:
+    top = f"offered_{int(max(rates))}" if rates else ""
+    sat_e = empty.get("saturation", {}).get("throughput_per_s", 0.0)
+    sat_w = hook.get("saturation", {}).get("throughput_per_s", 0.0)
+    p99 = hook.get(top, {}).get("latency", {}).get("p99_ms")
+    share = round(sat_w / sat_e, 3) if sat_e else None
+    errors = sum(n for run in hook.values() if isinstance(run, dict)
+                 for s, n in run.get("statuses", {}).items() if s != "200")
+    return {
+        "bench": "webhook",
+        "webhook": hook, "baseline_empty_handler": empty,
+        "figures": {"ack_p99_ms_at_top_rate": p99, "top_rate_per_s": max(rates) if rates else None,
+                    "webhook_max_per_s": sat_w, "empty_max_per_s": sat_e, "share_of_empty": share,
+                    "non_200": errors},
+        "targets": {"ack_p99_ms": TARGET_P99_MS, "share_of_empty": TARGET_SHARE},
+        "within_target": bool(p99 is not None and p99 <= TARGET_P99_MS and share is not None
+                              and share >= TARGET_SHARE and errors == 0 and "crashes" not in hook),
+    }
