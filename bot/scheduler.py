@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -64,10 +64,9 @@ class Scheduler:
             fired = fire_due(self.db, now, limit=self.batch)
             missed += fired.missed
             skipped += fired.skipped
-            for push in fired.pushes:
-                ok = self._hand_over(push)
-                pushed += ok
-                failed += not ok
+            ok_count = self._hand_over_all(fired.pushes)
+            pushed += ok_count
+            failed += len(fired.pushes) - ok_count
             if len(fired.pushes) + fired.missed + fired.skipped < self.batch:
                 break
             if not self.lease.hold():  # a long backlog: make sure we still lead before the next batch
@@ -78,6 +77,18 @@ class Scheduler:
             for push in stale_enqueued(self.db, now, self.redeliver_after):
                 redelivered += self._hand_over(push)
         return TickReport(True, pushed, missed, skipped, redelivered, failed)
+
+    def _hand_over_all(self, pushes: Sequence[DuePush]) -> int:
+        """Hand a batch over: in one round trip when the sink can (``sink.many``), else one by one."""
+        many = getattr(self.sink, "many", None)
+        if many is None or len(pushes) < 2:
+            return sum(self._hand_over(p) for p in pushes)
+        try:
+            many(list(pushes))
+        except Exception:  # fall back to one by one: each push then succeeds or is released alone
+            log.exception("scheduler %s: batch of %d failed; handing over one by one", self.name, len(pushes))
+            return sum(self._hand_over(p) for p in pushes)
+        return len(pushes)
 
     def _hand_over(self, push: DuePush) -> bool:
         try:

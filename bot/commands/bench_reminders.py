@@ -76,9 +76,16 @@ def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any
 
         rq_sink = RQPushSink(make_queue(client, "wxbot-bench"))
 
-        def handed(push: DuePush) -> str | None:
-            keys.add(push.key)
-            return rq_sink(push)
+        class _Counted:
+            def __call__(self, push: DuePush) -> str | None:
+                keys.add(push.key)
+                return rq_sink(push)
+
+            def many(self, pushes: list[DuePush]) -> None:
+                keys.update(p.key for p in pushes)
+                rq_sink.many(pushes)
+
+        handed: Any = _Counted()
     else:
         def handed(push: DuePush) -> str | None:
             keys.add(push.key)
