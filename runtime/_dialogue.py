@@ -12,7 +12,7 @@ from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
 from runtime.context import ExpectedInput, PausedTask, PendingConfirmation, SkillSession
 from runtime.parsers.slots import parse_yes_no
-from runtime.skill import READ_ONLY_INTENTS, ActionSpec, SkillRegistry, SkillResult
+from runtime.skill import ActionSpec, SkillRegistry, SkillResult
 from runtime.views import make_exec_view
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class Dialogue:
             return False
         spec, action = found
         collected = extract_all(action, text, turn.now)
-        collected.update(params or {})
+        collected.update(_typed(action, params or {}, turn))
         session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
                                topic_version=turn.ctx.topic_version, started_at=turn.now)
         turn.trace.skill, turn.trace.action = spec.name, action.name
@@ -200,11 +200,18 @@ class Dialogue:
         if turn.ctx.active is None and turn.ctx.pending_confirmation is None and turn.ctx.paused:
             turn.say(texts.RESUME_OFFER.format(task=texts.task_name(turn.ctx.paused[-1].session.intent)))
 
-    def is_read_only(self, intent: str) -> bool:
-        """Whether ``intent`` only reads."""
-        found = self.registry.for_intent(intent)
-        return intent in READ_ONLY_INTENTS or (found is not None and not found[1].writes
-                                                and intent in READ_ONLY_INTENTS)
+
+def _typed(action: ActionSpec, params: dict[str, Any], turn: TurnState) -> dict[str, Any]:
+    """Params from outside the message (a model, a menu) go through the slot parsers like any answer."""
+    typed: dict[str, Any] = {}
+    for name, raw in params.items():
+        slot = action.slot(name)
+        if slot is None or raw is None or raw == "":
+            continue
+        value = raw if isinstance(raw, list) else parse_slot(slot, str(raw), answer=True, now=turn.now)
+        if value is not None:
+            typed[name] = value
+    return typed
 
 
 class _UseDefault:

@@ -163,3 +163,31 @@ def test_redelivered_message_gets_the_same_answer_and_runs_nothing_twice(bot: Bo
     assert again.replies == first.replies and again.data.get("duplicate") is True
     assert again.trace.stage == first.trace.stage and again.trace.intent == "exercise.log"
     assert len(bot.ledger.logs) == 1
+
+
+def test_model_params_go_through_the_slot_parsers(tmp_path: object) -> None:
+    """A routing model's params are raw strings; the engine types them like any answer."""
+    from datetime import datetime
+
+    from runtime.engine import Engine
+    from runtime.llm import build_llm
+    from runtime.llm.testkit import FakeOpenAI, json_reply
+    from runtime.skill import SkillRegistry
+    from runtime.store import InMemoryContextStore
+    from runtime.turn import Inbound
+    from tests.engine.conftest import DINNER, EXERCISE, Ledger
+
+    ledger = Ledger()
+    with FakeOpenAI() as fake:
+        llm = build_llm(fake.env())
+        engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry([DINNER, EXERCISE]),
+                        services=ledger, llm=llm)
+        fake.script(json_reply({"intent": "dinner.plan", "confidence": 0.9,
+                                "params": {"people": "三个", "budget": "八十块"}}))
+        at = datetime.fromisoformat("2026-12-01T18:00:00+08:00")
+        r = engine.handle(Inbound(user="u1", text="嗯那个今晚的事你看着办吧", msg_id="x1", at=at))
+        llm.close()  # type: ignore[attr-defined]
+    assert r.trace.stage == "llm_router" and r.trace.llm_calls == 1
+    assert r.state.expected_field == "dietary"
+    ctx = engine.peek("u1")
+    assert ctx.active is not None and ctx.active.params == {"people": 3, "budget": 80.0}
