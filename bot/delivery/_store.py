@@ -72,12 +72,27 @@ class DeliveryStore:
 
     def mark(self, user: str, message_key: str, piece_id: str) -> bool:
         """True the first time a piece of a message's reply is handled (exactly-once)."""
+        return self.claim(user, message_key, piece_id) == "first"
+
+    def claim(self, user: str, message_key: str, piece_id: str) -> str:
+        """Claim a piece before sending it: ``first``, ``done`` (sent before) or ``uncertain``.
+
+        ``uncertain``: an earlier attempt claimed it and died before :meth:`settle` — it may or may
+        not have reached WeChat. The caller sends it again (a message is never silently lost).
+        """
         key = keys.part_sent(user, message_key)
         pipe = self._redis.pipeline()
-        pipe.hsetnx(key, piece_id, "1")
+        pipe.hsetnx(key, piece_id, "sending")
+        pipe.hget(key, piece_id)
         pipe.expire(key, 7 * 86400)
-        first, _ = pipe.execute()
-        return bool(first)
+        first, state, _ = pipe.execute()
+        if first:
+            return "first"
+        return "uncertain" if _b(state or b"") == "sending" else "done"
+
+    def settle(self, user: str, message_key: str, piece_id: str) -> None:
+        """The piece reached its channel (or was parked/recorded): a re-run skips it."""
+        self._redis.hset(keys.part_sent(user, message_key), piece_id, "1")
 
     def unmark(self, user: str, message_key: str, piece_id: str) -> None:
         self._redis.hdel(keys.part_sent(user, message_key), piece_id)

@@ -79,11 +79,16 @@ class DeliveryService:
         steps = list(plan.steps)
         for i, step in enumerate(steps):
             piece = hashlib.sha1(step.text.encode()).hexdigest()[:16]
-            if not self.store.mark(user, message_key, piece):
+            claim = self.store.claim(user, message_key, piece)
+            if claim == "done":
                 outcomes.append(Outcome(step.channel, "duplicate", step.text))
                 continue
+            if claim == "uncertain":  # the last attempt died mid-send: resend, and say so
+                log.warning("resending a piece of %s whose first send had no known outcome", message_key)
+                self.store.record(user, message_key, step.channel, "resent_uncertain")
             try:
                 outcomes.append(self._send(user, message_key, step))
+                self.store.settle(user, message_key, piece)
             except _Replan as exc:
                 self.store.unmark(user, message_key, piece)
                 rest = [s.text for s in steps[i:]]
@@ -97,6 +102,7 @@ class DeliveryService:
                     user, message_key, replanned, replace(facts, passive=False, api_blocked=not exc.passive_lost)
                 )
             except UserRefused as exc:
+                self.store.settle(user, message_key, piece)
                 self.store.set_flag(user, "refused")
                 self.store.record(user, message_key, step.channel, "refused", exc.code)
                 outcomes.append(Outcome(step.channel, "refused", step.text, exc.code))
