@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -104,7 +105,11 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return PlainTextResponse("bad request", status_code=400)
         waits = waits_for_reply(msg) and config.reply_wait_s > 0
         now = clock()
-        admitted = await _off_loop(_admit, msg, waits, now)
+        try:
+            admitted = await _off_loop(_admit, msg, waits, now)
+        except RedisError as exc:  # not accepted: WeChat retries, nothing was promised
+            log.warning("redis unavailable, message not accepted: %s", type(exc).__name__)
+            return PlainTextResponse("unavailable", status_code=503)
         if not admitted.allowed:
             return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=RATE_LIMITED),
                             media_type="application/xml")
@@ -112,7 +117,10 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         if not waits or opened.state not in ("waiting", "ready"):
             return PlainTextResponse("success")
         final = opened.attempt >= config.max_attempts
-        reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final)
+        try:
+            reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final)
+        except RedisError:  # accepted already: the worker will deliver through the API
+            return PlainTextResponse("success")
         if reply is not None:
             return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=reply),
                             media_type="application/xml")

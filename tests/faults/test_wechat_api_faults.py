@@ -1,0 +1,116 @@
+"""WeChat API faults (40001, 45015, 45047, 43101, 5xx, timeouts) → every text is delivered, parked
+for the user's next message, or recorded as refused; none silently lost. Real Redis DB 7, the fake
+WeChat API over real HTTP."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from bot.delivery import DeliveryService, TemplateConfig
+from bot.delivery._store import DeliveryStore
+from bot.wechat.testkit import FakeWeChatServer
+from tests.edge.conftest import make_api
+
+pytestmark = pytest.mark.redis
+URL = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def db7() -> Iterator[redis.Redis]:
+    conn = redis.Redis.from_url(URL)
+    conn.flushdb()
+    yield conn
+    conn.flushdb()
+    conn.close()
+
+
+def _where(wx: FakeWeChatServer, conn: redis.Redis, user: str, text: str) -> str:
+    """Where ``text`` for ``user`` ended up: the channel it was sent on, parked, refused or LOST."""
+    for sent in wx.state.sent_to(user):
+        if sent.kind != "typing" and text in sent.text:
+            return sent.kind
+    store = DeliveryStore(conn)
+    if any(text in p for p in store.parked(user)):
+        return "parked"
+    if any(o["status"] == "refused" for o in store.outcomes(user)):
+        return "refused"
+    return "LOST"
+
+
+CASES = [
+    # (endpoint, errcode, status, template configured, where the text must end up)
+    ("custom", 40001, None, False, "custom"),  # stale token: refresh once and retry
+    ("custom", 42001, None, False, "custom"),
+    ("custom", 45015, None, True, "template"),  # 48-hour window closed: template message
+    ("custom", 45015, None, False, "parked"),
+    ("custom", 45047, None, True, "template"),  # quota used up
+    ("custom", 45047, None, False, "parked"),
+    ("custom", None, 502, False, "parked"),  # WeChat down
+    ("custom", None, 503, True, "parked"),
+    ("template", None, 500, True, "parked"),
+    ("custom", -1, None, False, "parked"),  # system busy
+]
+
+
+@pytest.mark.parametrize(("endpoint", "errcode", "status", "template", "expected"), CASES)
+def test_each_fault_ends_delivered_parked_or_refused(db7: redis.Redis, wx: FakeWeChatServer, endpoint: str,
+                                                     errcode: int | None, status: int | None, template: bool,
+                                                     expected: str) -> None:
+    api = make_api(wx, db7, timeout=1.0)
+    service = DeliveryService(db7, api, templates=TemplateConfig(template_id="tpl-1" if template else None))
+    service.store.on_user_message("u1", time.time())
+    if endpoint == "template":
+        wx.fail("custom", errcode=45015)
+    wx.fail(endpoint, errcode=errcode, status=status)
+    service.deliver("u1", "m1", ["第一条回复"], passive=False)
+    assert _where(wx, db7, "u1", "第一条回复") == expected
+    if expected == "parked":  # the next touch carries it: prepended to the next passive reply
+        service.store.on_user_message("u1", time.time())
+        outcomes = service.deliver("u1", "m2", ["第二条"], passive=False)
+        assert any("第一条回复" in o.text and o.status == "sent" for o in outcomes), outcomes
+
+
+def test_timeouts_park_and_never_double(db7: redis.Redis, wx: FakeWeChatServer) -> None:
+    api = make_api(wx, db7, timeout=0.3)
+    service = DeliveryService(db7, api)
+    service.store.on_user_message("u2", time.time())
+    api.fetch_token()  # warm the token so that only the send is slow
+    wx.state.latency["custom"] = 0.8
+    started = time.monotonic()
+    service.deliver("u2", "m1", ["慢回复"], passive=False)
+    assert time.monotonic() - started < 3.0  # bounded by the client timeout
+    wx.state.latency["custom"] = 0.0
+    assert _where(wx, db7, "u2", "慢回复") in {"parked", "custom"}
+    service.deliver("u2", "m1", ["慢回复"], passive=False)  # a re-run of the same message
+    parked = DeliveryStore(db7).parked("u2")
+    assert parked.count("慢回复") <= 1
+
+
+def test_user_refused_is_recorded_and_pushes_stop(db7: redis.Redis, wx: FakeWeChatServer) -> None:
+    api = make_api(wx, db7, timeout=1.0)
+    service = DeliveryService(db7, api, templates=TemplateConfig(subscribe_template_id="sub-1"))
+    wx.fail("subscribe", errcode=43101)
+    out = service.deliver("u3", "push-1", ["提醒：喝水"], passive=False)
+    assert [o.status for o in out] == ["refused"]
+    assert _where(wx, db7, "u3", "提醒：喝水") == "refused"
+    assert [o.status for o in service.deliver("u3", "push-2", ["提醒：睡觉"], passive=False)] == ["dropped"]
+    assert any(o["status"] == "dropped" for o in DeliveryStore(db7).outcomes("u3"))
+
+
+def test_many_mixed_faults_none_lost(db7: redis.Redis, wx: FakeWeChatServer) -> None:
+    api = make_api(wx, db7, timeout=1.0)
+    service = DeliveryService(db7, api, templates=TemplateConfig(template_id="tpl-1"))
+    faults = [(40001, None), (45015, None), (45047, None), (None, 500), (None, 502), (-1, None)]
+    for i in range(60):
+        user = f"m{i % 12}"
+        service.store.on_user_message(user, time.time())
+        errcode, status = faults[i % len(faults)]
+        if i % 2:
+            wx.fail("custom", errcode=errcode, status=status, user=user)
+        service.deliver(user, f"k{i}", [f"回复{i}"], passive=False)
+    lost = [i for i in range(60) if _where(wx, db7, f"m{i % 12}", f"回复{i}") == "LOST"]
+    assert lost == []
