@@ -1,0 +1,80 @@
+"""The LLM down, slow or malformed (the fake OpenAI server): every turn is still answered, in bounded
+time, through the whole edge (webhook → real Redis DB 8 → a worker process with the real engine)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from runtime.llm.testkit import FakeOpenAI, delay, disconnect, error, malformed
+from tests.edge._stack import start_webhook
+from tests.faults._stack import ROOT, TOKEN, worker_cmd, worker_env
+
+pytestmark = pytest.mark.redis
+URL = "redis://127.0.0.1:6379/8"
+M = MessageFactory()
+VAGUE = ["嗯嗯那个啥你觉得呢", "给我讲个笑话吧", "你说人生有意义吗", "随便聊聊呗"]
+BOUND_S = 6.0  # two model calls at most, each cut at OPENAI_TIMEOUT=1, plus the queue
+
+
+@pytest.fixture
+def db8() -> Iterator[redis.Redis]:
+    conn = redis.Redis.from_url(URL)
+    conn.flushdb()
+    yield conn
+    conn.flushdb()
+    conn.close()
+
+
+def test_llm_down_slow_malformed_every_turn_answered(db8: redis.Redis, wx: FakeWeChatServer) -> None:
+    with FakeOpenAI() as llm, tempfile.TemporaryDirectory() as data:
+        hook = start_webhook(db8, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
+        env = worker_env(URL, wx, **llm.env(), OPENAI_TIMEOUT="1", OPENAI_MAX_RETRIES="0", DATA_DIR=data,
+                         WEATHER_FAKE="1", DATABASE_URL="")
+        proc = subprocess.Popen(worker_cmd(f"llm-fault-{os.getpid()}", engine="bot._worker_wiring:app_engine"),
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        latencies: dict[str, float] = {}
+        calls: dict[str, int] = {}
+        try:
+            with WebhookDriver(hook.url, TOKEN, attempts=1, attempt_timeout_s=5) as d:
+                d.post_once(M.text("warm", "今天几号"))
+                assert _wait(wx, "warm", 60), "worker did not start"
+                for phase, step in [("slow", delay(4)), ("malformed", malformed()), ("down", error(503)),
+                                    ("dropped", disconnect())]:
+                    llm.default = step
+                    calls_before = len(llm.chat_requests)
+                    for i, text in enumerate(VAGUE):
+                        user = f"{phase}{i}"
+                        sent = time.time()
+                        assert d.post_once(M.text(user, text)).status_code == 200
+                        assert _wait(wx, user, BOUND_S + 5), f"{phase}: no answer for {text}"
+                        latencies[user] = wx.state.sent_to(user, "custom")[0].at - sent
+                    calls[phase] = len(llm.chat_requests) - calls_before
+        finally:
+            proc.terminate()
+            _, err = proc.communicate(timeout=10)
+            hook.stop()
+    for user, seconds in latencies.items():
+        replies = [s.text for s in wx.state.sent_to(user, "custom")]
+        assert len(replies) == 1 and replies[0].strip(), (user, replies)
+        assert "Traceback" not in replies[0] and "Error" not in replies[0]
+        assert seconds <= BOUND_S, (user, seconds)
+    assert b"Traceback" not in err, err.decode(errors="replace")[-2000:]
+    assert calls["slow"] >= 1  # the model was really tried (then its circuit breaker opened)
+    print(calls, {u: round(s, 2) for u, s in latencies.items()})
+
+
+def _wait(wx: FakeWeChatServer, user: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if wx.state.sent_to(user, "custom"):
+            return True
+        time.sleep(0.05)
+    return False
