@@ -18,6 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
 from bot import _webhook_keys as keys
@@ -95,7 +96,13 @@ def _drain_locked(rt: EdgeRuntime, user: str, token: str) -> int:
         if not rt.mailbox.renew(user, token, rt.lease_ttl_ms):
             log.warning("lease for %s lost; stopping", user)
             return handled
-        process_entry(rt, entry)
+        try:
+            process_entry(rt, entry)
+        except RedisError:
+            raise  # Redis is away: the message stays at the head; the job is retried by the sweeper
+        except Exception:  # a poison message must not block the user's mailbox forever
+            log.exception("message of %s could not be handled; removed from the mailbox", user)
+            rt.delivery.store.record(user, "poison", "drop", "failed")
         if not rt.mailbox.pop_head(user, entry, token):
             log.warning("mailbox head of %s changed under us; stopping", user)
             return handled

@@ -12,6 +12,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 MAX_FIELD_CHARS = 8192
+MAX_USER_CHARS = 128  # openids are 28 characters; the user id is part of Redis keys
 
 
 class MalformedMessage(ValueError):
@@ -85,8 +86,10 @@ def parse_message(body: bytes | str) -> WeChatMessage:
         create_time = int(f.get("CreateTime") or 0)
     except (KeyError, ValueError) as exc:
         raise MalformedMessage(f"missing or bad field: {exc}") from exc
-    if not user:
-        raise MalformedMessage("empty FromUserName")
+    if not user or len(user) > MAX_USER_CHARS or not user.isprintable():
+        raise MalformedMessage("FromUserName empty, too long or not printable")
+    if not 0 <= create_time < 2**32:
+        raise MalformedMessage("CreateTime out of range")
     kind = Kind(raw_kind) if raw_kind in Kind._value2member_map_ else Kind.UNKNOWN
     known = {"FromUserName", "ToUserName", "MsgType", "CreateTime", "MsgId", "Content", "Recognition",
              "Event", "EventKey"}
