@@ -9,6 +9,7 @@ import httpx
 import requests
 from wechatpy.exceptions import WeChatClientException
 
+from bot.wechat import _redact
 from bot.wechat._client import RebasedWeChatClient
 from bot.wechat.api import AccessToken
 from bot.wechat.errors import AccessTokenInvalid, WeChatAPIError, WeChatUnavailable, error_for
@@ -59,6 +60,7 @@ class WeChatpyAPI:
         base_url: str = DEFAULT_BASE,
         timeout: float = 5.0,
     ) -> None:
+        _redact.install()  # urllib3 would log the access_token of every call at DEBUG
         self._tokens = tokens
         self._fetcher = StableTokenFetcher(app_id, secret, base_url=base_url, timeout=timeout)
         self._client = RebasedWeChatClient(
