@@ -30,8 +30,8 @@ def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = 
         if state == "released_ready" and reply:
             dispatch.released(user, message_key, reply)
             enqueued += 1
-    for user in mailbox.stalled(now - idle_s):
-        dispatch.drain(user, force=True)
+    for i, user in enumerate(mailbox.stalled(now - idle_s)):
+        dispatch.drain(user, force=i == 0)  # one extra drainer per pass, whatever the cap says
         redis.zadd(keys.active_mailboxes(), {user: now}, xx=True)
         enqueued += 1
     return enqueued

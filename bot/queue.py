@@ -1,9 +1,10 @@
 """Per-user mailboxes in Redis and the RQ queue that drains them.
 
 The webhook appends each accepted message to ``wx:{user}:mailbox`` (atomically with opening its
-hand-off, so a retry never appends twice) and enqueues a ``drain_user`` job. A worker drains one
-user's mailbox under a per-user lease with expiry, head first, popping a message only after it was
-fully handled: per-user order, never two at once, at-least-once.
+hand-off, so a retry never appends twice) and puts the user on the ready list served by a capped
+number of drainer jobs (:mod:`bot._worker_drain`). A drainer drains one user's mailbox under a
+per-user lease with expiry, head first, popping a message only after it was fully handled: per-user
+order, never two at once, at-least-once.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from rq import Queue
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script, text
+from bot._worker_drain import DEFAULT_MAX_DRAINERS, DrainSchedule
 from bot.delivery.handoff import HANDOFF_TTL_S, Opened
 
 QUEUE_NAME = "wxbot"
 PENDING_TTL_S = 60
 DRAIN_JOB = "bot.worker.drain_user"
+DRAINER_JOB = "bot.worker.drain_ready"
 RELEASED_JOB = "bot.worker.deliver_released"
 
 _ACCEPT = """
@@ -74,6 +77,27 @@ if ARGV[3] == 'waiting' then redis.call('ZADD', KEYS[6], ARGV[7], ARGV[9]) end
 local fresh = redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5])
 if fresh then return {1, ARGV[3], 1, 1} end
 return {1, ARGV[3], 1, 0}
+"""
+# Take the user's lease and read the head in one round trip (the pending flag is cleared first, so
+# a message appended from now on puts the user on the ready list again). An empty mailbox releases.
+_CLAIM = """
+redis.call('DEL', KEYS[1])
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+local head = redis.call('LINDEX', KEYS[3], 0)
+if not head then redis.call('DEL', KEYS[2]) end
+return head
+"""
+# Pop the handled head, read the next one and renew the lease — or release it when the mailbox is
+# empty, atomically with the emptiness check (an append after this script re-queues the user).
+# {-1}: lease lost; {0}: head changed; {1}: popped and done; {1, next}: popped, lease renewed.
+_POP_NEXT = """
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return {-1} end
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return {0} end
+redis.call('LPOP', KEYS[1])
+local nxt = redis.call('LINDEX', KEYS[1], 0)
+if not nxt then redis.call('DEL', KEYS[2]) return {1} end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return {1, nxt}
 """
 _FORGET_IF_EMPTY = """
 if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 1 end
@@ -147,6 +171,19 @@ class Mailbox:
         return int(run_script(self.redis, _POP_HEAD, [keys.mailbox(user), keys.lease(user)],
                               [entry, lease_token])) == 1
 
+    def claim(self, user: str, token: str, ttl_ms: int) -> str | None:
+        """Clear the pending flag, take the lease and return the head; None: leased elsewhere or empty."""
+        head = run_script(self.redis, _CLAIM, [keys.drain_pending(user), keys.lease(user), keys.mailbox(user)],
+                          [token, ttl_ms])
+        return text(head) if head is not None else None
+
+    def pop_next(self, user: str, entry: str, token: str, ttl_ms: int) -> tuple[int, str | None]:
+        """Pop handled ``entry``; ``(1, next)`` to go on, ``(1, None)`` done (lease released),
+        ``(0, None)`` the head changed, ``(-1, None)`` the lease was lost."""
+        reply = run_script(self.redis, _POP_NEXT, [keys.mailbox(user), keys.lease(user)], [entry, token, ttl_ms])
+        status = int(reply[0])
+        return status, (text(reply[1]) if len(reply) > 1 else None)
+
     def length(self, user: str) -> int:
         return int(self.redis.llen(keys.mailbox(user)))
 
@@ -194,6 +231,11 @@ def enqueue_drain(queue: Queue, user: str, *, force: bool = False) -> bool:
     return True
 
 
+def enqueue_drainer(queue: Queue, token: str) -> None:
+    """Start a drainer job holding ``token`` (its slot under the cap)."""
+    queue.enqueue(DRAINER_JOB, token, result_ttl=0, failure_ttl=86400, job_timeout=600)
+
+
 def enqueue_released(queue: Queue, user: str, message_key: str, reply: str) -> None:
     """A ready passive reply nobody took in time goes out through the API."""
     queue.enqueue(RELEASED_JOB, user, message_key, reply, result_ttl=0, failure_ttl=86400)
@@ -210,13 +252,17 @@ class Dispatcher(Protocol):
 
 
 class RQDispatcher:
-    """Dispatch through the RQ queue."""
+    """Dispatch through the RQ queue: users go on the ready list, served by at most ``max_drainers``
+    drainer jobs (``force`` starts one more even at the cap: the sweeper's recovery path)."""
 
-    def __init__(self, queue: Queue) -> None:
+    def __init__(self, queue: Queue, *, max_drainers: int = DEFAULT_MAX_DRAINERS) -> None:
         self.queue = queue
+        self.schedule = DrainSchedule(queue.connection, max_drainers=max_drainers)
 
     def drain(self, user: str, *, force: bool = False) -> None:
-        enqueue_drain(self.queue, user, force=force)
+        token = self.schedule.push(user, force=force)
+        if token is not None:
+            enqueue_drainer(self.queue, token)
 
     def released(self, user: str, message_key: str, reply: str) -> None:
         enqueue_released(self.queue, user, message_key, reply)

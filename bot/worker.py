@@ -1,14 +1,17 @@
 """RQ jobs that drain per-user mailboxes through the engine, and the worker class that runs them.
 
+``drain_ready(token)`` is a drainer: it serves many users from the ready list (see
+:mod:`bot._worker_drain`), so RQ's per-job cost is paid per batch, not per message.
 ``drain_user(user)`` takes the user's lease, handles the mailbox head first, pops it only when its
-replies are delivered, renews the lease per message and re-checks the mailbox after releasing it
-(so a message appended while the lease was held is never stranded). A turn's replies are stored by
+replies are delivered, renews the lease per message and releases it in the same script that finds
+the mailbox empty (so a message appended while the lease was held is never stranded). A turn's replies are stored by
 message key before delivery, so a job re-run after a crash reuses them instead of running the
 engine again, and delivery marks each piece as sent: replies are exactly-once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -23,10 +26,11 @@ from rq import Queue, SimpleWorker
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, text
+from bot._worker_drain import DrainSchedule
 from bot._worker_inbound import triage
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
-from bot.queue import Mailbox
+from bot.queue import Mailbox, enqueue_drainer
 from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
 from runtime.turn import Inbound, TurnResult
@@ -52,6 +56,7 @@ class EdgeRuntime:
     queue: Queue
     lease_ttl_ms: int = 60_000
     typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
+    drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
     mailbox: Mailbox = field(init=False)
 
     def __post_init__(self) -> None:
@@ -74,39 +79,76 @@ def current() -> EdgeRuntime:
 
 
 def drain_user(user: str) -> int:
-    """RQ job: handle every message in ``user``'s mailbox, in order. Returns how many were handled."""
+    """Handle every message in ``user``'s mailbox, in order, under the user's lease (none if another
+    drainer holds it: never two at once). Returns how many were handled."""
     rt = current()
-    rt.redis.delete(keys.drain_pending(user))
     handled = 0
     while True:
         token = f"{os.getpid()}:{uuid.uuid4().hex[:12]}"  # the pid helps operators (and tests) see who
-        if not rt.mailbox.acquire(user, token, rt.lease_ttl_ms):
+        head = rt.mailbox.claim(user, token, rt.lease_ttl_ms)
+        if head is None:
             return handled
         try:
-            handled += _drain_locked(rt, user, token)
-        finally:
-            rt.mailbox.release(user, token)
-        if rt.mailbox.length(user) == 0:
+            count, finished = _drain_claimed(rt, user, token, head)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                rt.mailbox.release(user, token)
+            raise
+        handled += count
+        if finished:
             return handled
 
 
-def _drain_locked(rt: EdgeRuntime, user: str, token: str) -> int:
+def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str) -> tuple[int, bool]:
+    """Drain from ``entry`` (the head, lease held); ``(handled, finished)`` — finished: lease released."""
     handled = 0
-    while (entry := rt.mailbox.head(user)) is not None:
-        if not rt.mailbox.renew(user, token, rt.lease_ttl_ms):
-            log.warning("lease for %s lost; stopping", user)
-            return handled
+    while True:
         try:
             process_entry(rt, entry)
         except RedisError:
-            raise  # Redis is away: the message stays at the head; the job is retried by the sweeper
+            raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
         except Exception:  # a poison message must not block the user's mailbox forever
             log.exception("message of %s could not be handled; removed from the mailbox", user)
             rt.delivery.store.record(user, "poison", "drop", "failed")
-        if not rt.mailbox.pop_head(user, entry, token):
+        status, nxt = rt.mailbox.pop_next(user, entry, token, rt.lease_ttl_ms)
+        if status < 0:
+            log.warning("lease for %s lost; stopping", user)
+            return handled, False
+        if status == 0:
             log.warning("mailbox head of %s changed under us; stopping", user)
-            return handled
+            rt.mailbox.release(user, token)
+            return handled, False
         handled += 1
+        if nxt is None:
+            return handled, True
+        entry = nxt
+
+
+def drain_ready(token: str) -> int:
+    """RQ job: a drainer. Serve users from the ready list until it is empty (then retire atomically)
+    or the time budget is spent (then hand over to a fresh job). Returns how many messages it handled."""
+    rt = current()
+    schedule = DrainSchedule(rt.redis)
+    started = time.monotonic()
+    handled = 0
+    live: str | None = token
+    try:
+        while live is not None:
+            users = schedule.pop(live)
+            if not users:
+                live = None  # retired by the same script that found the list empty
+                break
+            for user in users:
+                handled += drain_user(user)
+            if time.monotonic() - started >= rt.drainer_budget_s:
+                successor = schedule.handover(live)
+                live = None
+                if successor is not None:
+                    enqueue_drainer(rt.queue, successor)
+    finally:
+        if live is not None:  # failed midway: free the slot (the sweeper re-drives what was left)
+            with contextlib.suppress(Exception):
+                schedule.retire(live)
     return handled
 
 

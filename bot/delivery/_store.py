@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from bot import _webhook_keys as keys
-from bot._webhook_redis import RedisClient
+from bot._webhook_redis import RedisClient, run_script
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
 
 OUTCOMES_MAXLEN = 500
+SENT_TTL_S = 7 * 86400
+
+# The passive piece in one step: skip it if settled before, else hand it to the waiting webhook,
+# settle it and record the outcome — all or nothing, so no crash can leave it half-sent.
+# KEYS: part_sent, handoff, outcomes; ARGV: piece, text, sent ttl, msg key, bytes, at, maxlen.
+_OFFER_PASSIVE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return 'done' end
+if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return 'lost' end
+redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], '1')
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
+           'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
+return 'sent'
+"""
+
+
+@dataclass(frozen=True)
+class UserSnapshot:
+    """What a delivery reads about a user and one message, read in one round trip."""
+
+    handoff_state: str
+    parked: list[str]
+    flags: dict[str, bool]
+    quota: QuotaState
 
 
 def _f(raw: dict[Any, Any], name: str) -> str | None:
@@ -25,20 +51,36 @@ class DeliveryStore:
     def __init__(self, redis: RedisClient) -> None:
         self._redis = redis
 
-    def quota(self, user: str) -> QuotaState:
-        raw = self._redis.hgetall(keys.quota(user))
-        lm, li = _f(raw, "last_message_at"), _f(raw, "last_interaction_at")
-        return QuotaState(
-            last_message_at=float(lm) if lm else None,
-            message_used=int(_f(raw, "message_used") or 0),
-            last_interaction_at=float(li) if li else None,
-            interaction_used=int(_f(raw, "interaction_used") or 0),
+    def snapshot(self, user: str, message_key: str) -> UserSnapshot:
+        """Hand-off state of ``message_key``, parked texts, flags and quota: one pipeline."""
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hget(keys.handoff(user, message_key), "state")
+        pipe.lrange(keys.parked(user), 0, -1)
+        pipe.hgetall(keys.user_flags(user))
+        pipe.hgetall(keys.quota(user))
+        state, parked, flags, quota = pipe.execute()
+        return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
+                            _flags(flags), _quota(quota))
+
+    def offer_passive(self, user: str, message_key: str, piece_id: str, text: str) -> str:
+        """``done`` (settled before), ``sent`` (handed to the waiting webhook, settled, recorded) or
+        ``lost`` (nobody waits any more: nothing changed)."""
+        status = run_script(
+            self._redis, _OFFER_PASSIVE,
+            [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user)],
+            [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN],
         )
+        return _b(status)
+
+    def quota(self, user: str) -> QuotaState:
+        return _quota(self._redis.hgetall(keys.quota(user)))
 
     def on_user_message(self, user: str, now: float) -> None:
         """The user wrote: a new 48-hour window with a fresh quota."""
-        self._redis.hset(keys.quota(user), mapping={"last_message_at": now, "message_used": 0})
-        self._redis.hdel(keys.user_flags(user), "refused")
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hset(keys.quota(user), mapping={"last_message_at": now, "message_used": 0})
+        pipe.hdel(keys.user_flags(user), "refused")
+        pipe.execute()
 
     def on_interaction(self, user: str, now: float) -> None:
         """Menu click, subscribe or scan: a fresh 1-minute allowance."""
@@ -52,8 +94,7 @@ class DeliveryStore:
         self._redis.hset(keys.quota(user), mapping={"message_used": MESSAGE_QUOTA, "interaction_used": 99})
 
     def flags(self, user: str) -> dict[str, bool]:
-        raw = self._redis.hgetall(keys.user_flags(user))
-        return {"unsubscribed": _f(raw, "unsubscribed") == "1", "refused": _f(raw, "refused") == "1"}
+        return _flags(self._redis.hgetall(keys.user_flags(user)))
 
     def set_flag(self, user: str, name: str, on: bool = True) -> None:
         if on:
@@ -84,7 +125,7 @@ class DeliveryStore:
         pipe = self._redis.pipeline()
         pipe.hsetnx(key, piece_id, "sending")
         pipe.hget(key, piece_id)
-        pipe.expire(key, 7 * 86400)
+        pipe.expire(key, SENT_TTL_S)
         first, state, _ = pipe.execute()
         if first:
             return "first"
@@ -120,3 +161,17 @@ class DeliveryStore:
 
 def _b(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _flags(raw: dict[Any, Any]) -> dict[str, bool]:
+    return {"unsubscribed": _f(raw, "unsubscribed") == "1", "refused": _f(raw, "refused") == "1"}
+
+
+def _quota(raw: dict[Any, Any]) -> QuotaState:
+    lm, li = _f(raw, "last_message_at"), _f(raw, "last_interaction_at")
+    return QuotaState(
+        last_message_at=float(lm) if lm else None,
+        message_used=int(_f(raw, "message_used") or 0),
+        last_interaction_at=float(li) if li else None,
+        interaction_used=int(_f(raw, "interaction_used") or 0),
+    )

@@ -59,12 +59,12 @@ class DeliveryService:
 
         ``passive`` defaults to "a webhook is still waiting for this message".
         """
+        snap = self.store.snapshot(user, message_key)  # one round trip for every fact below
         if passive is None:
-            passive = self.handoff.state(user, message_key) == "waiting"
-        parked = self.store.parked(user)
-        flags = self.store.flags(user)
+            passive = snap.handoff_state == "waiting"
+        parked, flags = snap.parked, snap.flags
         facts = DeliveryFacts(
-            texts=tuple(texts), now=self._clock(), quota=self.store.quota(user), parked=tuple(parked),
+            texts=tuple(texts), now=self._clock(), quota=snap.quota, parked=tuple(parked),
             passive=passive, template_id=self._templates.template_id,
             subscribe_template_id=self._templates.subscribe_template_id,
             unsubscribed=flags["unsubscribed"], refused=flags["refused"],
@@ -79,6 +79,14 @@ class DeliveryService:
         steps = list(plan.steps)
         for i, step in enumerate(steps):
             piece = hashlib.sha1(step.text.encode()).hexdigest()[:16]
+            if step.channel is Channel.PASSIVE:  # offered, settled and recorded in one atomic step
+                status = self.store.offer_passive(user, message_key, piece, step.text)
+                if status != "lost":
+                    outcomes.append(Outcome(step.channel, "sent" if status == "sent" else "duplicate", step.text))
+                    continue
+                rest = [s.text for s in steps[i:]]
+                replanned = decide(replace(facts, texts=tuple(rest), parked=(), passive=False))
+                return outcomes + self._run(user, message_key, replanned, replace(facts, passive=False))
             claim = self.store.claim(user, message_key, piece)
             if claim == "done":
                 outcomes.append(Outcome(step.channel, "duplicate", step.text))
@@ -114,11 +122,6 @@ class DeliveryService:
 
     def _send(self, user: str, message_key: str, step: Step) -> Outcome:
         size = len(step.text.encode())
-        if step.channel is Channel.PASSIVE:
-            if not self.handoff.offer(user, message_key, step.text):
-                raise _Replan(None, passive_lost=True)
-            self.store.record(user, message_key, Channel.PASSIVE, "sent", size=size)
-            return Outcome(Channel.PASSIVE, "sent", step.text)
         if step.channel in (Channel.PARK, Channel.DROP):
             if step.channel is Channel.PARK:
                 self.store.park(user, step.text)

@@ -1,0 +1,130 @@
+"""The ready list and capped drainer jobs (real Redis DB 11): no lost wake-up, cap, recovery."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from bot import _webhook_keys as keys
+from bot._worker_drain import DrainSchedule
+from bot._worker_sweeper import sweep_once
+from bot.delivery import DeliveryService
+from bot.delivery._store import DeliveryStore
+from bot.queue import Mailbox, RQDispatcher, make_queue
+from bot.wechat.inbound import parse_message
+from bot.wechat.testkit import FakeWeChatServer, MessageFactory
+from bot.wechat.testkit.echo import EchoEngine
+from bot.worker import EdgeRuntime, drain_ready, install
+from tests.edge.conftest import make_api
+
+pytestmark = pytest.mark.redis
+M = MessageFactory()
+
+
+@pytest.fixture
+def conn() -> Iterator[redis.Redis]:
+    c = redis.Redis.from_url("redis://127.0.0.1:6379/11")
+    c.flushdb()
+    yield c
+    c.flushdb()
+    c.close()
+
+
+def admit(conn: redis.Redis, dispatch: RQDispatcher, xml: str, *, waits: bool = False) -> str:
+    msg = parse_message(xml)
+    now = time.time()
+    got = Mailbox(conn).admit(msg.user, msg.message_key, msg.to_json(), limit=0, deadline=now + 60, now=now,
+                              waits=waits)
+    if got.claimed:
+        dispatch.drain(msg.user)
+    return msg.message_key
+
+
+def test_the_cap_counts_live_drainers_and_force_passes_it(conn: redis.Redis) -> None:
+    schedule = DrainSchedule(conn, max_drainers=2)
+    first, second = schedule.push("a"), schedule.push("b")
+    assert first and second
+    assert schedule.push("c") is None  # two drainers already cover the list
+    assert schedule.push("d", force=True) is not None
+    assert [u.decode() for u in conn.lrange(keys.ready_users(), 0, -1)] == ["a", "b", "c", "d"]
+    conn.zadd(keys.drainers(), {first: 0, second: 0, "x": 0}, xx=True)  # expired (killed) drainers
+    assert schedule.push(None) is not None
+
+
+def test_a_drainer_retires_in_the_same_step_that_finds_the_list_empty(conn: redis.Redis) -> None:
+    schedule = DrainSchedule(conn, max_drainers=1)
+    token = schedule.push("a")
+    assert token is not None and schedule.push("b") is None
+    assert schedule.pop(token) == ["a", "b"]
+    assert conn.zscore(keys.drainers(), token) is not None  # still live while it works
+    assert schedule.pop(token) == []
+    assert conn.zscore(keys.drainers(), token) is None
+    assert schedule.push("c") is not None  # so the next push starts a new one: no lost wake-up
+
+
+def test_handover_starts_a_successor_only_when_work_is_left(conn: redis.Redis) -> None:
+    schedule = DrainSchedule(conn, max_drainers=1)
+    token = schedule.push("a")
+    assert token is not None
+    successor = schedule.handover(token)
+    assert successor is not None and conn.zscore(keys.drainers(), token) is None
+    assert schedule.pop(successor) == ["a"]
+    assert schedule.handover(successor) is None
+
+
+def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeWeChatServer,
+                                                                       conn: redis.Redis) -> None:
+    queue = make_queue(conn, "wxbot-test-drain")
+    install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
+                        queue=queue, lease_ttl_ms=5000, typing_after_s=0))
+    dispatch = RQDispatcher(queue, max_drainers=1)
+    for i in range(4):
+        for user in ("d1", "d2", "d3"):
+            admit(conn, dispatch, M.text(user, f"{user}-{i}"))
+    assert queue.count == 1  # one drainer job for twelve messages
+    assert conn.llen(keys.ready_users()) == 3
+    assert Mailbox(conn).acquire("d3", "someone-else", 60_000)
+    token = conn.zrange(keys.drainers(), 0, -1)[0].decode()
+    assert drain_ready(token) == 8
+    for user in ("d1", "d2"):
+        assert [s.text for s in wx.state.sent_to(user, "custom")] == [f"echo:{user}-{i}" for i in range(4)]
+        assert conn.llen(keys.mailbox(user)) == 0 and not conn.exists(keys.lease(user))
+        assert not conn.exists(keys.drain_pending(user))
+    assert conn.llen(keys.mailbox("d3")) == 4 and wx.state.sent_to("d3", "custom") == []
+    assert conn.zcard(keys.drainers()) == 0
+    Mailbox(conn).release("d3", "someone-else")
+    conn.zadd(keys.active_mailboxes(), {"d3": 0})
+    assert sweep_once(conn, dispatch, idle_s=0.0) == 1  # recovery: the stranded user is pushed again
+    token = conn.zrange(keys.drainers(), 0, -1)[0].decode()
+    assert drain_ready(token) == 4
+    assert [s.text for s in wx.state.sent_to("d3", "custom")] == [f"echo:d3-{i}" for i in range(4)]
+
+
+def test_a_message_appended_while_the_lease_is_held_is_never_stranded(wx: FakeWeChatServer,
+                                                                      conn: redis.Redis) -> None:
+    mailbox = Mailbox(conn)
+    admit(conn, RQDispatcher(make_queue(conn, "wxbot-test-drain")), M.text("s1", "one"))
+    head = mailbox.claim("s1", "t", 5000)
+    assert head is not None and not conn.exists(keys.drain_pending("s1"))
+    second = parse_message(M.text("s1", "two"))
+    conn.rpush(keys.mailbox("s1"), second.to_json())  # arrives mid-turn
+    status, nxt = mailbox.pop_next("s1", head, "t", 5000)
+    assert status == 1 and nxt == second.to_json() and conn.get(keys.lease("s1")) == b"t"
+    assert mailbox.pop_next("s1", nxt, "t", 5000) == (1, None)
+    assert not conn.exists(keys.lease("s1"))  # released in the step that saw the mailbox empty
+    assert mailbox.pop_next("s1", nxt, "t", 5000) == (-1, None)
+
+
+def test_the_passive_piece_is_offered_settled_and_recorded_at_once(conn: redis.Redis) -> None:
+    store = DeliveryStore(conn)
+    conn.hset(keys.handoff("p1", "m1"), "state", "waiting")
+    assert store.offer_passive("p1", "m1", "piece", "你好") == "sent"
+    assert conn.hget(keys.handoff("p1", "m1"), "text").decode() == "你好"
+    assert store.offer_passive("p1", "m1", "piece", "你好") == "done"
+    assert [(o["channel"], o["status"]) for o in store.outcomes("p1")] == [("passive", "sent")]
+    conn.hset(keys.handoff("p1", "m2"), "state", "released")
+    assert store.offer_passive("p1", "m2", "piece", "你好") == "lost"
+    assert not conn.hexists(keys.part_sent("p1", "m2"), "piece")
