@@ -33,10 +33,14 @@ if ARGV[6] == '1' or redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[4]) then
 end
 return 0
 """
-# KEYS: ready, drainers; ARGV: token, now_ms, ttl_ms, n. Empty list: the token retires atomically.
+# KEYS: ready, drainers; ARGV: token, now_ms, ttl_ms, n, retire. Empty list: with ``retire`` the
+# token leaves in the same step.
 _POP = """
 local users = redis.call('LPOP', KEYS[1], ARGV[4])
-if not users then redis.call('ZREM', KEYS[2], ARGV[1]) return {} end
+if not users then
+  if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+  return {}
+end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[2]) + tonumber(ARGV[3]), ARGV[1])
 return users
 """
@@ -78,11 +82,18 @@ class DrainSchedule:
                              [user or "", _now_ms(), self.ttl_ms, self.max_drainers, token, "1" if force else "0"])
         return token if int(started) else None
 
-    def pop(self, token: str, n: int = BATCH) -> list[str]:
-        """Up to ``n`` ready users for drainer ``token``; ``[]`` means the token has retired."""
+    def pop(self, token: str, n: int = BATCH, *, retire: bool = True) -> list[str]:
+        """Up to ``n`` ready users for drainer ``token`` (its expiry refreshed); ``[]`` with ``retire``
+        means the token has retired."""
         users = run_script(self.redis, _POP, [keys.ready_users(), keys.drainers()],
-                           [token, _now_ms(), self.ttl_ms, n])
+                           [token, _now_ms(), self.ttl_ms, n, "1" if retire else "0"])
         return [text(u) for u in users or []]
+
+    def wait(self, timeout_s: float) -> str | None:
+        """Block up to ``timeout_s`` for one ready user (a live drainer lingers instead of retiring
+        at once, so a steady trickle of messages does not cost an RQ job each)."""
+        got = self.redis.blpop([keys.ready_users()], timeout=timeout_s)
+        return text(got[1]) if got else None
 
     def handover(self, token: str) -> str | None:
         """Retire ``token``; returns a successor's token when ready users are left."""

@@ -57,6 +57,7 @@ class EdgeRuntime:
     lease_ttl_ms: int = 60_000
     typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
     drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
+    drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
     mailbox: Mailbox = field(init=False)
 
     def __post_init__(self) -> None:
@@ -125,8 +126,9 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str) -> tuple[
 
 
 def drain_ready(token: str) -> int:
-    """RQ job: a drainer. Serve users from the ready list until it is empty (then retire atomically)
-    or the time budget is spent (then hand over to a fresh job). Returns how many messages it handled."""
+    """RQ job: a drainer. Serve users from the ready list until it stayed empty for
+    ``drainer_idle_s`` (then retire, atomically with a last emptiness check) or the time budget is
+    spent (then hand over to a fresh job). Returns how many messages it handled."""
     rt = current()
     schedule = DrainSchedule(rt.redis)
     started = time.monotonic()
@@ -134,7 +136,10 @@ def drain_ready(token: str) -> int:
     live: str | None = token
     try:
         while live is not None:
-            users = schedule.pop(live)
+            users = schedule.pop(live, retire=False)
+            if not users:
+                user = schedule.wait(rt.drainer_idle_s) if rt.drainer_idle_s > 0 else None
+                users = [user] if user is not None else schedule.pop(live)
             if not users:
                 live = None  # retired by the same script that found the list empty
                 break

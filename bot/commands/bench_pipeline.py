@@ -50,10 +50,23 @@ def _start(redis_url: str, wx_url: str, workers: int, data_dir: str) -> tuple[li
     env = {"REDIS_URL": redis_url, "WECHAT_API_BASE": wx_url, "WECHAT_APP_ID": "wxtestapp",
            "WECHAT_APP_SECRET": "testsecret", "WECHAT_TOKEN": TOKEN, "DATA_DIR": data_dir,
            "WEATHER_FAKE": "1", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": "", "DATABASE_URL": ""}
-    procs = [spawn(["-m", "bot.commands.worker", "--name", f"bench-{i}-{os.getpid()}", "--typing-after", "0"],
-                   env=env) for i in range(workers)]
+    procs = []
+    for i in range(workers):  # one at a time: concurrent first starts race on creating the SQLite tables
+        procs.append(spawn(["-m", "bot.commands.worker", "--name", f"bench-{i}-{os.getpid()}",
+                            "--typing-after", "0"], env=env))
+        _wait_workers(redis_url, i + 1, procs[-1])
     wait_port(port, proc=hook)
     return [hook, *procs], port
+
+
+def _wait_workers(redis_url: str, n: int, proc: Any, timeout: float = 60.0) -> None:
+    import redis
+    from rq import Worker
+
+    conn: Any = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + timeout
+    while len(Worker.all(connection=conn)) < n and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
 
 
 def _custom_count(wx: Any) -> int:
