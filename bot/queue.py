@@ -9,6 +9,7 @@ order, never two at once, at-least-once.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,7 +17,7 @@ from rq import Queue
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script, text
-from bot._worker_drain import DEFAULT_MAX_DRAINERS, DrainSchedule
+from bot._worker_drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.delivery.handoff import HANDOFF_TTL_S, Opened
 
 QUEUE_NAME = "wxbot"
@@ -55,28 +56,36 @@ _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
-# One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes and the
-# drain-pending claim. ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right
-# after this script still leaves the message visible to the sweeper.
+# One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes, the
+# drain-pending claim and (with a drain schedule, cap > 0) the ready-list push and drainer check.
+# ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right after this script
+# still leaves the message visible to the sweeper.
 _ADMIT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  return {1, redis.call('HGET', KEYS[1], 'state'), n, 0}
+  return {1, redis.call('HGET', KEYS[1], 'state'), n, 0, 0}
 end
 local limit = tonumber(ARGV[4])
 if limit > 0 then
   local count = redis.call('INCR', KEYS[3])
   if count == 1 then redis.call('EXPIRE', KEYS[3], 120) end
-  if count > limit then return {0, '', 0, 0} end
+  if count > limit then return {0, '', 0, 0, 0} end
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
 if ARGV[3] == 'waiting' then redis.call('ZADD', KEYS[6], ARGV[7], ARGV[9]) end
-local fresh = redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5])
-if fresh then return {1, ARGV[3], 1, 1} end
-return {1, ARGV[3], 1, 0}
+if not redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5]) then return {1, ARGV[3], 1, 0, 0} end
+local cap = tonumber(ARGV[12])
+if cap <= 0 then return {1, ARGV[3], 1, 1, 0} end
+redis.call('RPUSH', KEYS[7], ARGV[8])
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', ARGV[10])
+if redis.call('ZCARD', KEYS[8]) < cap then
+  redis.call('ZADD', KEYS[8], tonumber(ARGV[10]) + tonumber(ARGV[11]), ARGV[13])
+  return {1, ARGV[3], 1, 1, 2}
+end
+return {1, ARGV[3], 1, 1, 1}
 """
 # Take the user's lease and read the head in one round trip (the pending flag is cleared first, so
 # a message appended from now on puts the user on the ready list again). An empty mailbox releases.
@@ -110,12 +119,15 @@ class Admitted:
     """What :meth:`Mailbox.admit` found: rate-limited, or the hand-off state and attempt number.
 
     ``claimed`` is True when this call set the user's drain-pending flag: the caller must then
-    dispatch a drain job (nobody else will).
+    dispatch a drain job (nobody else will) — unless ``queued``: the user is already on the ready
+    list (a drain schedule was given), and ``drainer`` is the token of a drainer job to start, if any.
     """
 
     allowed: bool
     opened: Opened
     claimed: bool
+    queued: bool = False
+    drainer: str | None = None
 
 
 class Mailbox:
@@ -144,16 +156,21 @@ class Mailbox:
         return opened
 
     def admit(self, user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
-              waits: bool = True) -> Admitted:
-        """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip."""
-        allowed, state, attempt, claimed = run_script(
+              waits: bool = True, schedule: DrainSchedule | None = None) -> Admitted:
+        """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip; with a
+        ``schedule`` also the ready-list push and the drainer check of :meth:`DrainSchedule.push`."""
+        token = new_token() if schedule is not None else ""
+        allowed, state, attempt, claimed, queued = run_script(
             self.redis, _ADMIT,
             [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
-             keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines()],
+             keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(),
+             keys.drainers()],
             [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
-             repr(now), repr(deadline), user, f"{user}|{message_key}"],
+             repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
+             schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token],
         )
-        return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)))
+        return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)),
+                        queued=int(queued) > 0, drainer=token if int(queued) == 2 else None)
 
     def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:
         """Per-user rate limit on new messages (a WeChat retry of an accepted one always passes)."""

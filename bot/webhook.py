@@ -32,7 +32,7 @@ from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
 from bot._worker_texts import RATE_LIMITED
 from bot.delivery.handoff import Handoff
-from bot.queue import Admitted, Dispatcher, Mailbox
+from bot.queue import Admitted, Dispatcher, Mailbox, RQDispatcher, enqueue_drainer
 from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
                clock: Callable[[], float] = time.time, sweep: bool = True) -> Starlette:
     """Build the webhook app. ``redis`` is a sync client; calls run off the event loop."""
     mailbox, handoff = Mailbox(redis), Handoff(redis)
+    rq = dispatch if isinstance(dispatch, RQDispatcher) else None  # its ready-list push rides in the admit
+    schedule = rq.schedule if rq is not None else None
     conf = config.secrets
 
     async def verify(request: Request) -> Response:
@@ -130,11 +132,14 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         return PlainTextResponse("success")
 
     def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
-        """Rate limit, durable append and drain dispatch: one thread hop, one or two round trips."""
+        """Rate limit, durable append and drain dispatch: one thread hop, one round trip (two when a
+        drainer job has to be started)."""
         admitted = mailbox.admit(msg.user, msg.message_key, msg.to_json(), limit=config.rate_limit_per_minute,
-                                 deadline=now + config.release_after_s, now=now, waits=waits)
-        if admitted.claimed:
-            dispatch.drain(msg.user, force=True)  # we just set the pending flag: enqueue without re-checking
+                                 deadline=now + config.release_after_s, now=now, waits=waits, schedule=schedule)
+        if admitted.drainer is not None and rq is not None:
+            enqueue_drainer(rq.queue, admitted.drainer)
+        elif admitted.claimed and not admitted.queued:
+            dispatch.drain(msg.user)  # we just set the pending flag: nobody else will dispatch
         return admitted
 
     async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> tuple[str | None, bool]:

@@ -128,3 +128,20 @@ def test_the_passive_piece_is_offered_settled_and_recorded_at_once(conn: redis.R
     conn.hset(keys.handoff("p1", "m2"), "state", "released")
     assert store.offer_passive("p1", "m2", "piece", "你好") == "lost"
     assert not conn.hexists(keys.part_sent("p1", "m2"), "piece")
+
+
+def test_the_admit_queues_the_user_and_asks_for_a_drainer_only_under_the_cap(conn: redis.Redis) -> None:
+    mailbox, schedule = Mailbox(conn), DrainSchedule(conn, max_drainers=1)
+    now = time.time()
+
+    def go(user: str, key: str) -> tuple[bool, bool, str | None]:
+        got = mailbox.admit(user, key, "{}", limit=0, deadline=now + 60, now=now, waits=False, schedule=schedule)
+        return got.claimed, got.queued, got.drainer
+
+    claimed, queued, drainer = go("a1", "m1")
+    assert claimed and queued and drainer is not None
+    assert go("a1", "m2") == (False, False, None)  # pending: already on the list
+    assert go("a2", "m3") == (True, True, None)  # the one drainer covers it
+    assert [u.decode() for u in conn.lrange(keys.ready_users(), 0, -1)] == ["a1", "a2"]
+    assert schedule.pop(drainer) == ["a1", "a2"] and schedule.pop(drainer) == []
+    assert go("a3", "m5")[2] is not None  # that drainer retired: the next message starts one
