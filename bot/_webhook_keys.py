@@ -16,3 +16,8 @@ def ready_users() -> str:
 def drainers() -> str:
     """Sorted set: live drainer tokens, score = expiry in epoch ms (the cap on concurrent drainers)."""
     return f"{PREFIX}:drainers"
+
+
+def replies_channel() -> str:
+    """Pub/sub channel: ``user|message_key`` of a hand-off whose state just left ``waiting``."""
+    return f"{PREFIX}:replies"

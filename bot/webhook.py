@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
 from bot._webhook_redis import RedisClient
+from bot._webhook_wait import ReplyNotifier
 from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
 from bot._worker_texts import RATE_LIMITED
@@ -51,6 +52,7 @@ class WebhookConfig:
     max_attempts: int = 3
     attempt_period_s: float = 5.0
     poll_s: float = 0.05
+    notified_poll_s: float = 0.5  # with reply notifications, a waiting request only re-checks this often
     sweep_interval_s: float = 1.0
     rate_limit_per_minute: int = 30
     io_threads: int = 32  # blocking Redis calls run here; waiting requests each hold one briefly
@@ -143,16 +145,27 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         return admitted
 
     async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> tuple[str | None, bool]:
-        """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow."""
-        while True:
-            state, reply = await _off_loop(handoff.poll, user, key)
-            if state == "taken":
-                return reply, False
-            if state != "waiting":
-                return None, False  # no reply (or it went another way): answer at once
-            if time.monotonic() - started >= config.reply_wait_s:
-                break
-            await asyncio.sleep(config.poll_s)
+        """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow.
+
+        Woken by the replies channel; without it (or if a notification is lost) it polls."""
+        member = f"{user}|{key}"
+        woken = notifier.register(member)
+        try:
+            while True:
+                woken.clear()
+                state, reply = await _off_loop(handoff.poll, user, key)
+                if state == "taken":
+                    return reply, False
+                if state != "waiting":
+                    return None, False  # no reply (or it went another way): answer at once
+                left = config.reply_wait_s - (time.monotonic() - started)
+                if left <= 0:
+                    break
+                pause = max(config.poll_s, config.notified_poll_s) if notifier.running else config.poll_s
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), min(left, pause))
+        finally:
+            notifier.unregister(member, woken)
         if final:
             state, text = await _off_loop(handoff.release, user, key)
             if state == "released_ready" and text:
@@ -165,10 +178,15 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
 
     pool = ThreadPoolExecutor(max_workers=config.io_threads, thread_name_prefix="wxbot-webhook")
 
+    notifier = ReplyNotifier(redis)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(_sweeper()) if sweep else None
+        if config.reply_wait_s > 0:
+            notifier.start(asyncio.get_running_loop())
         yield
+        notifier.stop()
         pool.shutdown(wait=False, cancel_futures=True)
         if task:
             task.cancel()

@@ -15,7 +15,9 @@ SENT_TTL_S = 7 * 86400
 
 # The passive piece in one step: skip it if settled before, else hand it to the waiting webhook,
 # settle it and record the outcome — all or nothing, so no crash can leave it half-sent.
-# KEYS: part_sent, handoff, outcomes; ARGV: piece, text, sent ttl, msg key, bytes, at, maxlen.
+# A waiting webhook is woken through the replies channel.
+# KEYS: part_sent, handoff, outcomes; ARGV: piece, text, sent ttl, msg key, bytes, at, maxlen,
+# channel, channel message.
 _OFFER_PASSIVE = """
 if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return 'done' end
 if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return 'lost' end
@@ -24,6 +26,7 @@ redis.call('HSET', KEYS[1], ARGV[1], '1')
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
            'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
+redis.call('PUBLISH', ARGV[8], ARGV[9])
 return 'sent'
 """
 
@@ -68,7 +71,8 @@ class DeliveryStore:
         status = run_script(
             self._redis, _OFFER_PASSIVE,
             [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user)],
-            [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN],
+            [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN,
+             keys.replies_channel(), f"{user}|{message_key}"],
         )
         return _b(status)
 

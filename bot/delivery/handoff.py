@@ -30,6 +30,7 @@ return {redis.call('HGET', KEYS[1], 'state'), n}
 _OFFER = """
 if redis.call('HGET', KEYS[1], 'state') == 'waiting' then
   redis.call('HSET', KEYS[1], 'state', 'ready', 'text', ARGV[1])
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
   return 1
 end
 return 0
@@ -45,7 +46,11 @@ return {state or 'gone', ''}
 _RELEASE = """
 local state = redis.call('HGET', KEYS[1], 'state')
 redis.call('ZREM', KEYS[2], ARGV[1])
-if state == 'waiting' then redis.call('HSET', KEYS[1], 'state', 'released') return {'released', ''} end
+if state == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'released')
+  redis.call('PUBLISH', ARGV[2], ARGV[1])
+  return {'released', ''}
+end
 if state == 'ready' then
   redis.call('HSET', KEYS[1], 'state', 'released_ready')
   return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
@@ -85,7 +90,8 @@ class Handoff:
 
     def offer(self, user: str, message_key: str, text: str) -> bool:
         """Worker: hand ``text`` to the waiting webhook; False if nobody waits any more."""
-        return bool(run_script(self._redis, _OFFER, [keys.handoff(user, message_key)], [text]))
+        return bool(run_script(self._redis, _OFFER, [keys.handoff(user, message_key)],
+                               [text, keys.replies_channel(), f"{user}|{message_key}"]))
 
     def claim(self, user: str, message_key: str) -> str | None:
         """Webhook: take the ready reply (only one request can)."""
@@ -101,7 +107,7 @@ class Handoff:
         """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""
         state, text = run_script(
             self._redis, _RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-            [f"{user}|{message_key}"],
+            [f"{user}|{message_key}", keys.replies_channel()],
         )
         return _s(state), _s(text)
 
