@@ -108,6 +108,18 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         except MalformedMessage:
             return PlainTextResponse("bad request", status_code=400)
         waits = waits_for_reply(msg) and config.reply_wait_s > 0
+        if not waits:
+            return await _accept(request, msg, waits, started, None)
+        member = f"{msg.user}|{msg.message_key}"
+        woken = notifier.register(member)  # before the admit: a reply can never slip past unnoticed
+        try:
+            return await _accept(request, msg, waits, started, woken)
+        finally:
+            notifier.unregister(member, woken)
+
+    async def _accept(request: Request, msg: WeChatMessage, waits: bool, started: float,
+                      woken: asyncio.Event | None) -> Response:
+        query = request.query_params
         now = clock()
         try:
             admitted = await _off_loop(_admit, msg, waits, now)
@@ -118,11 +130,12 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=RATE_LIMITED),
                             media_type="application/xml")
         opened = admitted.opened
-        if not waits or opened.state not in ("waiting", "ready"):
+        if woken is None or opened.state not in ("waiting", "ready"):
             return PlainTextResponse("success")
         final = opened.attempt >= config.max_attempts
         try:
-            reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final)
+            reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final, woken,
+                                                   look_first=opened.state != "waiting")
         except RedisError:  # accepted already: the worker will deliver through the API
             return PlainTextResponse("success")
         if reply is not None:
@@ -144,28 +157,28 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             dispatch.drain(msg.user)  # we just set the pending flag: nobody else will dispatch
         return admitted
 
-    async def _wait_for_reply(user: str, key: str, started: float, final: bool) -> tuple[str | None, bool]:
+    async def _wait_for_reply(user: str, key: str, started: float, final: bool, woken: asyncio.Event, *,
+                              look_first: bool) -> tuple[str | None, bool]:
         """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow.
 
-        Woken by the replies channel; without it (or if a notification is lost) it polls."""
-        member = f"{user}|{key}"
-        woken = notifier.register(member)
-        try:
-            while True:
+        Woken by the replies channel (registered before the admit, so a hand-off the admit just
+        opened as ``waiting`` needs no first look); without it, or if a notification is lost, it polls."""
+        look = look_first or not notifier.running
+        while True:
+            if look:
                 woken.clear()
                 state, reply = await _off_loop(handoff.poll, user, key)
                 if state == "taken":
                     return reply, False
                 if state != "waiting":
                     return None, False  # no reply (or it went another way): answer at once
-                left = config.reply_wait_s - (time.monotonic() - started)
-                if left <= 0:
-                    break
-                pause = max(config.poll_s, config.notified_poll_s) if notifier.running else config.poll_s
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), min(left, pause))
-        finally:
-            notifier.unregister(member, woken)
+            look = True
+            left = config.reply_wait_s - (time.monotonic() - started)
+            if left <= 0:
+                break
+            pause = max(config.poll_s, config.notified_poll_s) if notifier.running else config.poll_s
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), min(left, pause))
         if final:
             state, text = await _off_loop(handoff.release, user, key)
             if state == "released_ready" and text:
