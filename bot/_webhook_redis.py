@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+from redis.exceptions import NoScriptError
 
 if TYPE_CHECKING:
     from redis import Redis
@@ -11,11 +14,20 @@ if TYPE_CHECKING:
 else:
     RedisClient: TypeAlias = Any
 
+_SHAS: dict[str, str] = {}
+
 
 def run_script(redis: RedisClient, script: str, keys: list[str], args: list[Any]) -> Any:
-    """``EVAL`` ``script`` with ``keys`` and ``args``."""
+    """Run ``script`` with ``keys`` and ``args`` by its SHA (``EVALSHA``: the body is sent only the
+    first time a server sees it, e.g. after a restart)."""
     client: Any = redis
-    return client.eval(script, len(keys), *keys, *args)
+    sha = _SHAS.get(script)
+    if sha is None:
+        sha = _SHAS.setdefault(script, hashlib.sha1(script.encode()).hexdigest())
+    try:
+        return client.evalsha(sha, len(keys), *keys, *args)
+    except NoScriptError:
+        return client.eval(script, len(keys), *keys, *args)
 
 
 def text(value: bytes | str | None) -> str:

@@ -27,7 +27,7 @@ from rq import Queue, SimpleWorker
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, text
 from bot._worker_drain import DrainSchedule
-from bot._worker_inbound import triage
+from bot._worker_inbound import Triage, triage
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
 from bot.queue import Mailbox, enqueue_drainer
@@ -162,11 +162,21 @@ def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
     msg = WeChatMessage.from_json(entry)
     key = msg.message_key
     done_key = keys.turn_done(msg.user, key)
-    done = rt.redis.get(done_key)
+    decision = triage(msg)
+    # One round trip: the stored outcome, and the window the user's message opens (harmless to
+    # repeat on a re-run: it is what a crash between the two used to do anyway).
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.get(done_key)
+    at = float(msg.create_time or time.time())
+    if decision.user_message:
+        rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
+    if decision.interaction:
+        rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
+    done = pipe.execute()[0]
     if done is not None:
         replies: list[str] = json.loads(text(done))
     else:
-        replies = _turn(rt, msg)
+        replies = _turn(rt, msg, decision)
         rt.redis.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
     if replies:
         rt.delivery.deliver(msg.user, key, replies)
@@ -175,13 +185,7 @@ def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
     return replies
 
 
-def _turn(rt: EdgeRuntime, msg: WeChatMessage) -> list[str]:
-    store = rt.delivery.store
-    decision = triage(msg)
-    if decision.user_message:
-        store.on_user_message(msg.user, float(msg.create_time or time.time()))
-    if decision.interaction:
-        store.on_interaction(msg.user, float(msg.create_time or time.time()))
+def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage) -> list[str]:
     if msg.kind is Kind.EVENT:
         _record_event(rt, msg)
     if decision.reply is not None:

@@ -79,16 +79,18 @@ class DeliveryStore:
     def quota(self, user: str) -> QuotaState:
         return _quota(self._redis.hgetall(keys.quota(user)))
 
-    def on_user_message(self, user: str, now: float) -> None:
-        """The user wrote: a new 48-hour window with a fresh quota."""
-        pipe = self._redis.pipeline(transaction=False)
+    def on_user_message(self, user: str, now: float, *, pipeline: Any = None) -> None:
+        """The user wrote: a new 48-hour window with a fresh quota (queued on ``pipeline`` if given)."""
+        pipe = pipeline if pipeline is not None else self._redis.pipeline(transaction=False)
         pipe.hset(keys.quota(user), mapping={"last_message_at": now, "message_used": 0})
         pipe.hdel(keys.user_flags(user), "refused")
-        pipe.execute()
+        if pipeline is None:
+            pipe.execute()
 
-    def on_interaction(self, user: str, now: float) -> None:
-        """Menu click, subscribe or scan: a fresh 1-minute allowance."""
-        self._redis.hset(keys.quota(user), mapping={"last_interaction_at": now, "interaction_used": 0})
+    def on_interaction(self, user: str, now: float, *, pipeline: Any = None) -> None:
+        """Menu click, subscribe or scan: a fresh 1-minute allowance (queued on ``pipeline`` if given)."""
+        target = pipeline if pipeline is not None else self._redis
+        target.hset(keys.quota(user), mapping={"last_interaction_at": now, "interaction_used": 0})
 
     def spend(self, user: str, allowance: Allowance) -> None:
         self._redis.hincrby(keys.quota(user), f"{allowance.value}_used", 1)
