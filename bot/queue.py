@@ -108,9 +108,18 @@ if not nxt then redis.call('DEL', KEYS[2]) return {1} end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {1, nxt}
 """
-_FORGET_IF_EMPTY = """
-if redis.call('LLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 1 end
-return 0
+# For a batch of users: forget the empty mailboxes, return the users whose mailbox has work and no
+# lease. KEYS: active mailboxes, then mailbox/lease pairs; ARGV: the users, in the same order.
+_STALLED = """
+local out = {}
+for i, user in ipairs(ARGV) do
+  if redis.call('LLEN', KEYS[2 * i]) == 0 then
+    redis.call('ZREM', KEYS[1], user)
+  elseif redis.call('EXISTS', KEYS[2 * i + 1]) == 0 then
+    out[#out + 1] = user
+  end
+end
+return out
 """
 
 
@@ -220,13 +229,10 @@ class Mailbox:
         """Users with a possibly non-empty mailbox last touched before ``older_than`` and no lease."""
         users = [text(u) for u in self.redis.zrangebyscore(keys.active_mailboxes(), "-inf", older_than,
                                                             start=0, num=limit)]
-        out = []
-        for user in users:
-            if run_script(self.redis, _FORGET_IF_EMPTY, [keys.mailbox(user), keys.active_mailboxes()], [user]):
-                continue
-            if not self.leased(user):
-                out.append(user)
-        return out
+        if not users:
+            return []
+        pairs = [k for user in users for k in (keys.mailbox(user), keys.lease(user))]
+        return [text(u) for u in run_script(self.redis, _STALLED, [keys.active_mailboxes(), *pairs], users)]
 
 
 def make_queue(redis: RedisClient, name: str = QUEUE_NAME) -> Queue:

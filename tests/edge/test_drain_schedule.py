@@ -96,8 +96,9 @@ def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeW
     assert conn.llen(keys.mailbox("d3")) == 4 and wx.state.sent_to("d3", "custom") == []
     assert conn.zcard(keys.drainers()) == 0
     Mailbox(conn).release("d3", "someone-else")
-    conn.zadd(keys.active_mailboxes(), {"d3": 0})
+    conn.zadd(keys.active_mailboxes(), {"d1": 0, "d3": 0})
     assert sweep_once(conn, dispatch, idle_s=0.0) == 1  # recovery: the stranded user is pushed again
+    assert conn.zscore(keys.active_mailboxes(), "d1") is None  # an empty mailbox is forgotten
     token = conn.zrange(keys.drainers(), 0, -1)[0].decode()
     assert drain_ready(token) == 4
     assert [s.text for s in wx.state.sent_to("d3", "custom")] == [f"echo:d3-{i}" for i in range(4)]
