@@ -43,17 +43,8 @@ if n == 1 then redis.call('EXPIRE', KEYS[2], 120) end
 if n <= tonumber(ARGV[1]) then return 1 end
 return 0
 """
-_POP_HEAD = """
-if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end
-if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) return 1 end
-return 0
-"""
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-_RENEW_LEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 # One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes, the
@@ -188,15 +179,6 @@ class Mailbox:
         return bool(run_script(self.redis, _RATE, [keys.handoff(user, message_key),
                                                    keys.rate(user, int(now // 60))], [limit]))
 
-    def head(self, user: str) -> str | None:
-        value = self.redis.lindex(keys.mailbox(user), 0)
-        return text(value) if value is not None else None
-
-    def pop_head(self, user: str, entry: str, lease_token: str) -> bool:
-        """Pop ``entry`` if it is still the head and we still hold the lease."""
-        return int(run_script(self.redis, _POP_HEAD, [keys.mailbox(user), keys.lease(user)],
-                              [entry, lease_token])) == 1
-
     def claim(self, user: str, token: str, ttl_ms: int) -> str | None:
         """Clear the pending flag, take the lease and return the head; None: leased elsewhere or empty."""
         head = run_script(self.redis, _CLAIM, [keys.drain_pending(user), keys.lease(user), keys.mailbox(user)],
@@ -210,20 +192,11 @@ class Mailbox:
         status = int(reply[0])
         return status, (text(reply[1]) if len(reply) > 1 else None)
 
-    def length(self, user: str) -> int:
-        return int(self.redis.llen(keys.mailbox(user)))
-
     def acquire(self, user: str, token: str, ttl_ms: int) -> bool:
         return bool(self.redis.set(keys.lease(user), token, nx=True, px=ttl_ms))
 
-    def renew(self, user: str, token: str, ttl_ms: int) -> bool:
-        return bool(run_script(self.redis, _RENEW_LEASE, [keys.lease(user)], [token, ttl_ms]))
-
     def release(self, user: str, token: str) -> None:
         run_script(self.redis, _RELEASE_LEASE, [keys.lease(user)], [token])
-
-    def leased(self, user: str) -> bool:
-        return bool(self.redis.exists(keys.lease(user)))
 
     def stalled(self, older_than: float, limit: int = 200) -> list[str]:
         """Users with a possibly non-empty mailbox last touched before ``older_than`` and no lease."""
@@ -239,19 +212,6 @@ def make_queue(redis: RedisClient, name: str = QUEUE_NAME) -> Queue:
     """The RQ queue drain jobs go to (visible in ``rq info``)."""
     conn: Any = redis
     return Queue(name, connection=conn)
-
-
-def enqueue_drain(queue: Queue, user: str, *, force: bool = False) -> bool:
-    """Ask any worker to drain ``user``'s mailbox; returns False when a queued job will already do it.
-
-    A job clears the user's ``drain_pending`` flag before draining, so a message appended while the
-    flag is set is always seen by that job; extra jobs are harmless anyway (the lease decides).
-    """
-    conn: Any = queue.connection
-    if not force and not conn.set(keys.drain_pending(user), "1", nx=True, ex=PENDING_TTL_S):
-        return False
-    queue.enqueue(DRAIN_JOB, user, result_ttl=0, failure_ttl=86400, job_timeout=600)
-    return True
 
 
 def enqueue_drainer(queue: Queue, token: str) -> None:

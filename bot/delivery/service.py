@@ -99,16 +99,10 @@ class DeliveryService:
                 self.store.settle(user, message_key, piece)
             except _Replan as exc:
                 self.store.unmark(user, message_key, piece)
-                rest = [s.text for s in steps[i:]]
-                if exc.passive_lost:
-                    replanned = decide(replace(facts, texts=tuple(rest), parked=(), passive=False))
-                else:
-                    replanned = after_api_block(facts, rest)
-                if exc.outcome is not None:
-                    outcomes.append(exc.outcome)
-                return outcomes + self._run(
-                    user, message_key, replanned, replace(facts, passive=False, api_blocked=not exc.passive_lost)
-                )
+                replanned = after_api_block(facts, [s.text for s in steps[i:]])
+                outcomes.append(exc.outcome)
+                return outcomes + self._run(user, message_key, replanned,
+                                            replace(facts, passive=False, api_blocked=True))
             except UserRefused as exc:
                 self.store.settle(user, message_key, piece)
                 self.store.set_flag(user, "refused")
@@ -135,7 +129,7 @@ class DeliveryService:
                 return self._park_failed(user, message_key, step, exc)
             self.store.exhaust(user)
             self.store.record(user, message_key, step.channel, "blocked", exc.code, size)
-            raise _Replan(Outcome(step.channel, "blocked", step.text, exc.code), passive_lost=False) from exc
+            raise _Replan(Outcome(step.channel, "blocked", step.text, exc.code)) from exc
         except UserRefused:
             raise
         except WeChatAPIError as exc:
@@ -164,7 +158,8 @@ class DeliveryService:
 
 
 class _Replan(Exception):
-    def __init__(self, outcome: Outcome | None, *, passive_lost: bool) -> None:
+    """WeChat refused a customer-service message (45015/45047): re-plan the rest without it."""
+
+    def __init__(self, outcome: Outcome) -> None:
         super().__init__("replan")
         self.outcome = outcome
-        self.passive_lost = passive_lost
