@@ -143,3 +143,18 @@ def template_jobs(user: str) -> str:
 def sweep_lock() -> str:
     """Lock held by the one process sweeping overdue hand-offs and orphaned mailboxes."""
     return f"{PREFIX}:sweep:lock"
+
+
+def ready_users() -> str:
+    """List: users whose mailbox has work and who wait for a drainer (a user may appear twice)."""
+    return f"{PREFIX}:ready"
+
+
+def drainers() -> str:
+    """Sorted set: live drainer tokens, score = expiry in epoch ms (the cap on concurrent drainers)."""
+    return f"{PREFIX}:drainers"
+
+
+def replies_channel() -> str:
+    """Pub/sub channel: ``user|message_key`` of a hand-off whose state just left ``waiting``."""
+    return f"{PREFIX}:replies"

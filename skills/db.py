@@ -54,6 +54,18 @@ def import_models() -> None:
 
 
 def init_db(engine: Engine) -> None:
-    """Create every table that does not exist yet (embedded mode and tests)."""
+    """Create every table that does not exist yet (embedded mode and tests).
+
+    Two processes starting together on an empty SQLite file race between "does it exist" and
+    "create"; the loser sees "already exists" and simply looks again.
+    """
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
     import_models()
-    SQLModel.metadata.create_all(engine)
+    for attempt in range(3):
+        try:
+            SQLModel.metadata.create_all(engine)
+            return
+        except (OperationalError, ProgrammingError) as exc:
+            if "already exists" not in str(exc) or attempt == 2:
+                raise

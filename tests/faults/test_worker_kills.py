@@ -25,7 +25,7 @@ M = MessageFactory()
 
 def _run(conn: redis.Redis, wx: FakeWeChatServer, *, users: int, per_user: int, kill_every: float,
          turn_s: float = 0.01) -> None:
-    hook = start_webhook(conn, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
+    hook = start_webhook(conn, wx, embedded=False, reply_wait_s=0.0, max_attempts=1, rate_limit_per_minute=100_000)
     pool = WorkerPool(FAULTS_REDIS_URL, wx, 2)
     rng = random.Random(9)
     killer = Every(kill_every, lambda: pool.kill_one(rng))
