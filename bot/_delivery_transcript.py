@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from bot.delivery import DeliveryService, Outcome
+from bot.delivery._store import UserSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -17,8 +18,9 @@ class TranscribedDelivery(DeliveryService):
 
     transcript: Any = None
 
-    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None) -> list[Outcome]:
-        outcomes = super().deliver(user, message_key, texts, passive=passive)
+    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
+                snapshot: UserSnapshot | None = None) -> list[Outcome]:
+        outcomes = super().deliver(user, message_key, texts, passive=passive, snapshot=snapshot)
         if self.transcript is not None:
             push = message_key.startswith(PUSH_PREFIXES)
             for outcome in outcomes:

@@ -18,6 +18,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ from bot._worker_drain import DrainSchedule
 from bot._worker_inbound import Triage, triage
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
+from bot.delivery._store import UserSnapshot, parse_snapshot
 from bot.queue import Mailbox, enqueue_drainer
 from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
@@ -37,6 +39,7 @@ from runtime.turn import Inbound, TurnResult
 
 log = logging.getLogger(__name__)
 DONE_TTL_S = 86400
+Recorder = Callable[[Any], None]  # queues a turn's transcript record on a pipeline
 
 
 class TurnEngine(Protocol):
@@ -172,32 +175,77 @@ def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
         rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
     if decision.interaction:
         rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
-    done = pipe.execute()[0]
+    store = _pipelined_store(rt) if decision.inbound is not None else None
+    if store is not None:  # the turn's context read rides along (the lease keeps it current)
+        store.queue_load(pipe, msg.user)
+    results = pipe.execute()
+    done = results[0]
+    snapshot: UserSnapshot | None = None
     if done is not None:
         replies: list[str] = json.loads(text(done))
     else:
-        replies = _turn(rt, msg, decision)
-        rt.redis.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
+        loaded = store.loaded(msg.user, results[-1]) if store is not None else None
+        replies, record = _turn(rt, msg, decision, loaded)
+        snapshot = _commit(rt, msg, done_key, replies, record)
     if replies:
-        rt.delivery.deliver(msg.user, key, replies)
+        rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot)
     else:
         rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
     return replies
 
 
-def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage) -> list[str]:
+def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
+            record: Recorder | None) -> UserSnapshot | None:
+    """One round trip after the turn committed: the done marker, the turn's transcript record and,
+    when there are replies, the delivery's snapshot of the user (read after the marker is written)."""
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
+    if record is not None:
+        try:
+            record(pipe)
+        except Exception as exc:  # observability must not break the conversation
+            log.warning("transcript turn record failed: %s", type(exc).__name__)
+    recorded = len(pipe)
+    if replies:
+        rt.delivery.store.queue_snapshot(pipe, msg.user, msg.message_key)
+    results = pipe.execute(raise_on_error=False)
+    if isinstance(results[0], Exception):
+        raise results[0]
+    if any(isinstance(r, Exception) for r in results[1:recorded]):
+        log.warning("transcript turn record failed for %s", msg.message_key)
+    return parse_snapshot(results[recorded:]) if replies else None
+
+
+def _pipelined_store(rt: EdgeRuntime) -> Any:
+    """The engine's context store when the engine takes a pre-read context and the store can queue
+    its read on a pipeline; else None."""
+    if getattr(rt.engine, "handle_deferred", None) is None:
+        return None
+    store = getattr(rt.engine, "store", None)
+    return store if hasattr(store, "queue_load") and hasattr(store, "loaded") else None
+
+
+def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
+          loaded: Any = None) -> tuple[list[str], Recorder | None]:
+    """The turn's replies, and (engines that defer their transcript record) what queues the record."""
     if msg.kind is Kind.EVENT:
         _record_event(rt, msg)
     if decision.reply is not None:
-        return [decision.reply]
+        return [decision.reply], None
     if decision.inbound is None:
-        return []
+        return [], None
     timer = _typing_timer(rt, msg.user) if decision.user_message else None
     try:
-        return [r for r in rt.engine.handle(decision.inbound).replies if r]
+        deferred = getattr(rt.engine, "handle_deferred", None)
+        if deferred is not None:
+            result, record = deferred(decision.inbound) if loaded is None else deferred(decision.inbound,
+                                                                                        loaded=loaded)
+        else:
+            result, record = rt.engine.handle(decision.inbound), None
+        return [r for r in result.replies if r], record
     except Exception:  # the turn degrades to a fixed answer; the message is not retried forever
         log.exception("engine failed for %s", msg.message_key)
-        return [TURN_FAILED]
+        return [TURN_FAILED], None
     finally:
         if timer is not None:
             timer.cancel()

@@ -60,13 +60,17 @@ class Engine:
         self.llm_router = LLMRouterStage(self.llm, labels_from_registry(registry.skills))
 
     # -- public ------------------------------------------------------------------------------
-    def handle(self, inbound: Inbound) -> TurnResult:
-        """Process one message; retried from a fresh load when a concurrent save wins the race."""
+    def handle(self, inbound: Inbound, *, loaded: ConversationRuntimeContext | None = None) -> TurnResult:
+        """Process one message; retried from a fresh load when a concurrent save wins the race.
+
+        ``loaded``: the user's context as the caller just read it from the store (the first attempt
+        starts from it instead of loading again; the compare-and-set save still guards it).
+        """
         started = time.perf_counter()
         errors: list[str] = []
         turn: TurnState | None = None
-        for _attempt in range(MAX_SAVE_ATTEMPTS):
-            ctx = self.store.load(inbound.user)
+        for attempt in range(MAX_SAVE_ATTEMPTS):
+            ctx = loaded if attempt == 0 and loaded is not None else self.store.load(inbound.user)
             done = ctx.already(inbound.msg_id)
             if done is not None:
                 return self._replayed(inbound, ctx, done, started)

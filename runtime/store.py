@@ -127,7 +127,16 @@ class RedisContextStore:
         self._cas = redis.register_script(_CAS_SAVE)
 
     def load(self, user: str) -> ConversationRuntimeContext:
-        version_raw, blob = self._redis.hmget(keys.context(user), "v", "blob")
+        return self.loaded(user, self._redis.hmget(keys.context(user), "v", "blob"))
+
+    def queue_load(self, pipe: Any, user: str) -> None:
+        """Queue :meth:`load`'s read on ``pipe`` (a caller's pipeline); :meth:`loaded` turns its reply
+        into the context (so the read shares a round trip with the caller's own)."""
+        pipe.hmget(keys.context(user), "v", "blob")
+
+    def loaded(self, user: str, reply: Any) -> ConversationRuntimeContext:
+        """The context from the reply of the read :meth:`queue_load` queued."""
+        version_raw, blob = reply
         if version_raw is None and blob is None:
             return ConversationRuntimeContext.empty(user)
         version = _int(version_raw)

@@ -76,14 +76,20 @@ class Transcript:
     # -- writes -------------------------------------------------------------------------------
     def record_turn(self, inbound: Inbound, result: TurnResult) -> None:
         """Append one turn and update the active-users index and the stats counters (one pipeline)."""
+        pipe = self._redis.pipeline(transaction=False)
+        self.queue_turn(pipe, inbound, result)
+        pipe.execute()
+
+    def queue_turn(self, pipe: Any, inbound: Inbound, result: TurnResult) -> None:
+        """Queue :meth:`record_turn`'s commands on ``pipe`` (a non-transactional pipeline the caller
+        executes, e.g. together with its own writes: one round trip for both)."""
         now = self._now()
         entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace)
-        pipe = self._append(inbound.user, entry, now)
+        self._queue_append(pipe, inbound.user, entry, now)
         for name, amount in turn_increments(result.trace).items():
             pipe.hincrby(keys.stats(TURNS), name, amount)
         pipe.lpush(keys.stats(LATENCY), f"{result.trace.latency_ms:.3f}")
         pipe.ltrim(keys.stats(LATENCY), 0, LATENCY_SAMPLES - 1)
-        pipe.execute()
 
     def record_delivery(self, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
                         push: bool = False) -> None:
@@ -91,20 +97,19 @@ class Transcript:
         now = self._now()
         entry = DeliveryEntry(recorded_at=now, user=user, text=text, channel=str(channel), outcome=str(outcome),
                               ref=ref, push=push)
-        pipe = self._append(user, entry, now)
+        pipe = self._redis.pipeline(transaction=False)
+        self._queue_append(pipe, user, entry, now)
         pipe.hincrby(keys.stats(DELIVERIES), delivery_field(entry.channel, entry.outcome, push=push), 1)
         pipe.execute()
 
-    def _append(self, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> Any:
+    def _queue_append(self, pipe: Any, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> None:
         stream = keys.transcript(user)
         oldest = now - self.max_age
-        pipe = self._redis.pipeline(transaction=False)
         pipe.xadd(stream, to_fields(entry), maxlen=self.max_len, approximate=self._approximate)
         pipe.xtrim(stream, minid=stream_id_at(oldest), approximate=self._approximate)
         pipe.expire(stream, int(self.max_age.total_seconds()))
         pipe.zadd(keys.active_users(), {user: now.timestamp()})
         pipe.zremrangebyscore(keys.active_users(), "-inf", oldest.timestamp())
-        return pipe
 
     def delete(self, user: str) -> None:
         """Forget a user's transcript and drop them from the active-users index."""
@@ -171,6 +176,19 @@ class TranscribedEngine:
         except Exception as exc:  # observability must not break the conversation
             result.trace.errors.append(f"transcript: {type(exc).__name__}")
         return result
+
+    def handle_deferred(self, inbound: Inbound, *, loaded: Any = None) -> tuple[TurnResult, Callable[[Any], None]]:
+        """Run the turn without recording it yet; the returned function queues its record on a
+        pipeline, so the caller can write it in the same round trip as its own bookkeeping (only
+        after the turn committed: a turn that raised is never recorded). ``loaded``: the context
+        the caller pre-read (passed on to the engine)."""
+        result: TurnResult = (self.engine.handle(inbound) if loaded is None
+                              else self.engine.handle(inbound, loaded=loaded))
+
+        def queue(pipe: Any) -> None:
+            self.transcript.queue_turn(pipe, inbound, result)
+
+        return result, queue
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)

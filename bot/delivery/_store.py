@@ -57,13 +57,15 @@ class DeliveryStore:
     def snapshot(self, user: str, message_key: str) -> UserSnapshot:
         """Hand-off state of ``message_key``, parked texts, flags and quota: one pipeline."""
         pipe = self._redis.pipeline(transaction=False)
+        self.queue_snapshot(pipe, user, message_key)
+        return parse_snapshot(pipe.execute())
+
+    def queue_snapshot(self, pipe: Any, user: str, message_key: str) -> None:
+        """Queue :meth:`snapshot`'s reads on ``pipe``; :func:`parse_snapshot` reads their four replies."""
         pipe.hget(keys.handoff(user, message_key), "state")
         pipe.lrange(keys.parked(user), 0, -1)
         pipe.hgetall(keys.user_flags(user))
         pipe.hgetall(keys.quota(user))
-        state, parked, flags, quota = pipe.execute()
-        return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
-                            _flags(flags), _quota(quota))
 
     def offer_passive(self, user: str, message_key: str, piece_id: str, text: str) -> str:
         """``done`` (settled before), ``sent`` (handed to the waiting webhook, settled, recorded) or
@@ -163,6 +165,17 @@ class DeliveryStore:
 
     def outcomes(self, user: str) -> list[dict[str, str]]:
         return [{_b(k): _b(v) for k, v in fields.items()} for _, fields in self._redis.xrange(keys.outcomes(user))]
+
+
+def parse_snapshot(replies: list[Any]) -> UserSnapshot:
+    """The snapshot from the four replies :meth:`DeliveryStore.queue_snapshot` queued (an error reply
+    is raised: a delivery never runs on a partial view)."""
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    state, parked, flags, quota = replies
+    return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
+                        _flags(flags), _quota(quota))
 
 
 def _b(value: bytes | str) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot._webhook_redis import RedisClient
-from bot.delivery._store import DeliveryStore
+from bot.delivery._store import DeliveryStore, UserSnapshot
 from bot.delivery.handoff import Handoff
 from bot.delivery.policy import Channel, DeliveryFacts, DeliveryPlan, Step, after_api_block, decide
 from bot.wechat.api import WeChatAPI
@@ -54,12 +54,14 @@ class DeliveryService:
         """The WeChat API this service sends through (the worker also uses it for typing)."""
         return self._api
 
-    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None) -> list[Outcome]:
+    def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
+                snapshot: UserSnapshot | None = None) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 
-        ``passive`` defaults to "a webhook is still waiting for this message".
+        ``passive`` defaults to "a webhook is still waiting for this message". ``snapshot``: the
+        user's facts, when the caller read them itself (in a pipeline of its own) just before.
         """
-        snap = self.store.snapshot(user, message_key)  # one round trip for every fact below
+        snap = snapshot if snapshot is not None else self.store.snapshot(user, message_key)  # one round trip
         if passive is None:
             passive = snap.handoff_state == "waiting"
         parked, flags = snap.parked, snap.flags
