@@ -19,7 +19,9 @@ class TranscribedDelivery(DeliveryService):
     transcript: Any = None
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
-                snapshot: UserSnapshot | None = None) -> list[Outcome]:
+                snapshot: UserSnapshot | None = None, record_on: Any = None) -> list[Outcome]:
+        """Deliver, then record each outcome. ``record_on``: a pipeline the caller executes with its
+        next round trip — the records are queued on it instead of costing one of their own."""
         outcomes = super().deliver(user, message_key, texts, passive=passive, snapshot=snapshot)
         if self.transcript is not None:
             push = message_key.startswith(PUSH_PREFIXES)
@@ -27,8 +29,12 @@ class TranscribedDelivery(DeliveryService):
                 if outcome.status == "duplicate":
                     continue
                 try:
-                    self.transcript.record_delivery(user, outcome.text, str(outcome.channel), outcome.status,
-                                                    ref=message_key, push=push)
+                    if record_on is not None:
+                        self.transcript.queue_delivery(record_on, user, outcome.text, str(outcome.channel),
+                                                       outcome.status, ref=message_key, push=push)
+                    else:
+                        self.transcript.record_delivery(user, outcome.text, str(outcome.channel), outcome.status,
+                                                        ref=message_key, push=push)
                 except Exception as exc:  # observability must not lose a delivery
                     log.warning("transcript delivery record failed: %s", type(exc).__name__)
         return outcomes

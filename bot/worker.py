@@ -26,9 +26,11 @@ from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
 from bot import _webhook_keys as keys
+from bot._delivery_transcript import TranscribedDelivery
 from bot._webhook_redis import RedisClient, text
 from bot._worker_drain import DrainSchedule
 from bot._worker_inbound import Triage, triage
+from bot._worker_piggyback import Piggyback
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
 from bot.delivery._store import UserSnapshot, parse_snapshot
@@ -107,14 +109,16 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str) -> tuple[
     """Drain from ``entry`` (the head, lease held); ``(handled, finished)`` — finished: lease released."""
     handled = 0
     while True:
+        records = rt.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
         try:
-            process_entry(rt, entry)
+            process_entry(rt, entry, record_on=records)
         except RedisError:
             raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
         except Exception:  # a poison message must not block the user's mailbox forever
             log.exception("message of %s could not be handled; removed from the mailbox", user)
             rt.delivery.store.record(user, "poison", "drop", "failed")
-        status, nxt = rt.mailbox.pop_next(user, entry, token, rt.lease_ttl_ms)
+        carrier: Any = Piggyback(rt.redis, records)
+        status, nxt = Mailbox(carrier).pop_next(user, entry, token, rt.lease_ttl_ms)
         if status < 0:
             log.warning("lease for %s lost; stopping", user)
             return handled, False
@@ -160,8 +164,12 @@ def drain_ready(token: str) -> int:
     return handled
 
 
-def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
-    """Handle one mailbox entry (idempotent by message key) and deliver its replies."""
+def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None) -> list[str]:
+    """Handle one mailbox entry (idempotent by message key) and deliver its replies.
+
+    ``record_on``: a pipeline the caller executes next; the delivery's transcript records are queued
+    on it (when the delivery service keeps a transcript) instead of costing a round trip here.
+    """
     msg = WeChatMessage.from_json(entry)
     key = msg.message_key
     done_key = keys.turn_done(msg.user, key)
@@ -188,7 +196,10 @@ def process_entry(rt: EdgeRuntime, entry: str) -> list[str]:
         replies, record = _turn(rt, msg, decision, loaded)
         snapshot = _commit(rt, msg, done_key, replies, record)
     if replies:
-        rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot)
+        if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
+            rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot, record_on=record_on)
+        else:
+            rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot)
     else:
         rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
     return replies

@@ -94,13 +94,19 @@ class Transcript:
     def record_delivery(self, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
                         push: bool = False) -> None:
         """Append what happened to one outgoing text (``push`` for scheduled pushes, else a reply)."""
+        pipe = self._redis.pipeline(transaction=False)
+        self.queue_delivery(pipe, user, text, channel, outcome, ref, push=push)
+        pipe.execute()
+
+    def queue_delivery(self, pipe: Any, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
+                       push: bool = False) -> None:
+        """Queue :meth:`record_delivery`'s commands on ``pipe`` (a non-transactional pipeline the caller
+        executes with its own next round trip)."""
         now = self._now()
         entry = DeliveryEntry(recorded_at=now, user=user, text=text, channel=str(channel), outcome=str(outcome),
                               ref=ref, push=push)
-        pipe = self._redis.pipeline(transaction=False)
         self._queue_append(pipe, user, entry, now)
         pipe.hincrby(keys.stats(DELIVERIES), delivery_field(entry.channel, entry.outcome, push=push), 1)
-        pipe.execute()
 
     def _queue_append(self, pipe: Any, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> None:
         stream = keys.transcript(user)
