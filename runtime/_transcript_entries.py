@@ -69,8 +69,8 @@ class UnreadableEntry(BaseModel):
 
 def to_fields(entry: TurnEntry | DeliveryEntry) -> dict[str, str]:
     """The stream fields of ``entry`` (its ``id`` is assigned by Redis, so it is left out)."""
-    data = entry.model_dump(mode="json", exclude={"id"})
-    return {"kind": entry.kind, "data": json.dumps(data, ensure_ascii=False, separators=(",", ":"))}
+    # pydantic-core writes the compact JSON itself (no intermediate dict, no second encoder pass)
+    return {"kind": entry.kind, "data": entry.model_dump_json(exclude={"id"})}
 
 
 def from_fields(entry_id: str, fields: dict[str, str]) -> TurnEntry | DeliveryEntry | UnreadableEntry:
