@@ -69,6 +69,7 @@ class Engine:
         started = time.perf_counter()
         errors: list[str] = []
         turn: TurnState | None = None
+        conflict: ContextConflict | None = None
         for attempt in range(MAX_SAVE_ATTEMPTS):
             ctx = loaded if attempt == 0 and loaded is not None else self.store.load(inbound.user)
             done = ctx.already(inbound.msg_id)
@@ -77,9 +78,13 @@ class Engine:
             turn = self._run(ctx, inbound)
             try:
                 self.store.save(turn.ctx)
+                conflict = None
                 break
             except ContextConflict as exc:
+                conflict = exc
                 errors.append(f"context conflict: {exc}")
+        if conflict is not None:
+            raise conflict  # never answer from a state that was not saved; the caller retries or degrades
         assert turn is not None
         trace = turn.trace
         trace.errors[:0] = errors

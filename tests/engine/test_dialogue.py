@@ -191,3 +191,25 @@ def test_model_params_go_through_the_slot_parsers(tmp_path: object) -> None:
     assert r.state.expected_field == "dietary"
     ctx = engine.peek("u1")
     assert ctx.active is not None and ctx.active.params == {"people": 3, "budget": 80.0}
+
+
+def test_a_turn_whose_state_cannot_be_saved_is_not_answered(bot: Bot) -> None:
+    """Every save losing the race raises ContextConflict instead of replying from unsaved state."""
+    import pytest
+
+    from runtime.store import ContextConflict
+
+    store = bot.engine.store
+
+    class Racing:
+        def load(self, user: str):  # type: ignore[no-untyped-def]
+            return store.load(user)
+
+        def save(self, ctx):  # type: ignore[no-untyped-def]
+            raise ContextConflict(ctx.user, ctx.version, ctx.version + 1)
+
+    bot.engine.store = Racing()  # type: ignore[assignment]
+    with pytest.raises(ContextConflict):
+        bot.say("骑车骑了10公里")
+    bot.engine.store = store
+    assert bot.ledger.logs == {} and bot.engine.peek("u1").pending_confirmation is None
