@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from bot.settings import Settings
@@ -27,7 +26,6 @@ class Runtime:
     store: ContextStore
     services: Services
     engine: Engine
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 def make_redis(settings: Settings) -> Any:
@@ -92,9 +90,3 @@ def build_runtime(settings: Settings, *, store: ContextStore | None = None, redi
     engine = Engine(store=store, registry=SkillRegistry(all_skills()), services=services, tz=settings.wxbot_tz,
                     intent_model=load_intent_model(settings), llm=build_llm(settings.llm_env()))
     return Runtime(settings=settings, redis=redis, store=store, services=services, engine=engine)
-
-
-def ensure_dir(path: Path) -> Path:
-    """Create ``path`` if needed and return it."""
-    path.mkdir(parents=True, exist_ok=True)
-    return path

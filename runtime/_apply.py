@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from runtime import texts
+from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
@@ -138,8 +139,6 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     active = ctx.active
     if active is not None and active.intent == intent:
         params = dict(match.params)
-        from runtime._slots import extract_all
-
         action = engine.registry.action(active.skill, active.action)
         if action is not None:
             active.params.update({**extract_all(action, view.text, turn.now), **params})

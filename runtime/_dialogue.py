@@ -49,8 +49,8 @@ class Dialogue:
         assert session is not None and session.expected_input is not None
         field = session.expected_input.field
         if value is _USE_DEFAULT:
-            value = session.expected_input.options[0] if session.expected_input.options else None
-            value = _restore_default(value)
+            remembered = default_for(turn.ctx.summary, field)
+            value = remembered[0] if remembered else None
         session.params[field] = value
         if field not in session.asked_optional:
             session.asked_optional.append(field)
@@ -101,7 +101,7 @@ class Dialogue:
         default = default_for(turn.ctx.summary, field)
         if default is not None and slot.required:
             question = f"还是{default[1]}吗？（是的话回复“是”，不是就直接告诉我）"
-            options = [repr(default[0])]
+            options = [default[1]]  # marks that a remembered value was offered
         if slot.ask_once and field not in session.asked_optional:
             session.asked_optional.append(field)
         session.expected_input = ExpectedInput(field=field, type=str(slot.parser), question=question,
@@ -220,14 +220,3 @@ class _UseDefault:
 
 
 _USE_DEFAULT = _UseDefault()
-
-
-def _restore_default(raw: str | None) -> Any:
-    import ast
-
-    if raw is None:
-        return None
-    try:
-        return ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return raw

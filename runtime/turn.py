@@ -84,13 +84,6 @@ class TurnTrace(BaseModel):
     state_before: StateSnapshot = Field(default_factory=StateSnapshot)
     state_after: StateSnapshot = Field(default_factory=StateSnapshot)
 
-    def add_usage(self, prompt: int, completion: int, *, estimated: bool = False) -> None:
-        """Account one model call."""
-        self.llm_calls += 1
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.tokens_estimated = self.tokens_estimated or estimated
-
 
 class TurnResult(BaseModel):
     """The outcome of one turn: replies to deliver (in order), the trace and the new state."""

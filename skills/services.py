@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -18,4 +18,3 @@ class Services:
     db: Engine
     weather: Any = None
     cache: Any = None
-    options: dict[str, Any] = field(default_factory=dict)

@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from runtime import keys as redis_keys
+
 __all__ = ["add_arguments", "bench", "run"]
 
 
@@ -91,8 +93,8 @@ def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any
             keys.add(push.key)
             return None
 
-    scheduler = Scheduler(db, LeaderLease(client, "bench", ttl_ms=60_000, key="wx:bench:leader"), handed,
-                          lambda: due + timedelta(minutes=1), batch=batch)
+    lease = LeaderLease(client, "bench", ttl_ms=60_000, key=f"{redis_keys.scheduler_leader()}:bench")
+    scheduler = Scheduler(db, lease, handed, lambda: due + timedelta(minutes=1), batch=batch)
     t0 = time.perf_counter()
     while True:
         report = scheduler.tick()
