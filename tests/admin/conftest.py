@@ -10,17 +10,14 @@ import pytest
 import redis
 
 from runtime.turn import Inbound, Stage, StateSnapshot, TurnResult, TurnTrace
+from tests._redisdb import flushed_db
 
 REAL_REDIS_URL = "redis://127.0.0.1:6379/5"
 
 
 @pytest.fixture
 def real_redis() -> Iterator[redis.Redis]:
-    conn = redis.Redis.from_url(REAL_REDIS_URL)
-    conn.flushdb()
-    yield conn
-    conn.flushdb()
-    conn.close()
+    yield from flushed_db(REAL_REDIS_URL)
 
 
 @pytest.fixture

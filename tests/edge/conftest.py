@@ -11,6 +11,7 @@ import redis
 from bot.wechat import AccessTokenService, WeChatpyAPI
 from bot.wechat.adapter import StableTokenFetcher
 from bot.wechat.testkit import FakeWeChatServer
+from tests._redisdb import flushed_db
 
 REAL_REDIS_URL = "redis://127.0.0.1:6379/2"
 
@@ -28,11 +29,7 @@ def fake_redis() -> redis.Redis:
 
 @pytest.fixture
 def real_redis() -> Iterator[redis.Redis]:
-    conn = redis.Redis.from_url(REAL_REDIS_URL)
-    conn.flushdb()
-    yield conn
-    conn.flushdb()
-    conn.close()
+    yield from flushed_db(REAL_REDIS_URL)
 
 
 def make_api(wx: FakeWeChatServer, conn: redis.Redis, *, timeout: float = 2.0) -> WeChatpyAPI:

@@ -18,6 +18,7 @@ from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, drain_ready, install
+from tests._redisdb import flushed_db
 from tests.edge.conftest import make_api
 
 pytestmark = pytest.mark.redis
@@ -26,11 +27,7 @@ M = MessageFactory()
 
 @pytest.fixture
 def conn() -> Iterator[redis.Redis]:
-    c = redis.Redis.from_url("redis://127.0.0.1:6379/11")
-    c.flushdb()
-    yield c
-    c.flushdb()
-    c.close()
+    yield from flushed_db("redis://127.0.0.1:6379/11")
 
 
 def admit(conn: redis.Redis, dispatch: RQDispatcher, xml: str, *, waits: bool = False) -> str:

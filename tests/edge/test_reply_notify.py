@@ -18,6 +18,7 @@ from bot.webhook import WebhookConfig, create_app
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
+from tests._redisdb import flushed_db
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
@@ -31,11 +32,7 @@ class _Nobody:
 
 @pytest.fixture
 def conn() -> Iterator[redis.Redis]:
-    c = redis.Redis.from_url("redis://127.0.0.1:6379/12")
-    c.flushdb()
-    yield c
-    c.flushdb()
-    c.close()
+    yield from flushed_db("redis://127.0.0.1:6379/12")
 
 
 def _post(client: TestClient, xml: str) -> tuple[str, float]:

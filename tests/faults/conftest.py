@@ -8,6 +8,7 @@ import pytest
 import redis
 
 from bot.wechat.testkit import FakeWeChatServer
+from tests._redisdb import flushed_db
 from tests.faults._stack import FAULTS_REDIS_URL
 
 
@@ -19,8 +20,4 @@ def wx() -> Iterator[FakeWeChatServer]:
 
 @pytest.fixture
 def db6() -> Iterator[redis.Redis]:
-    conn = redis.Redis.from_url(FAULTS_REDIS_URL)
-    conn.flushdb()
-    yield conn
-    conn.flushdb()
-    conn.close()
+    yield from flushed_db(FAULTS_REDIS_URL)

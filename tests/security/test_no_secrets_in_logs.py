@@ -39,15 +39,6 @@ def debug_logs() -> Iterator[_Capture]:
     root.setLevel(level)
 
 
-@pytest.fixture
-def db9() -> Iterator[redis.Redis]:
-    conn = redis.Redis.from_url("redis://127.0.0.1:6379/9")
-    conn.flushdb()
-    yield conn
-    conn.flushdb()
-    conn.close()
-
-
 def test_no_secret_appears_in_debug_logs(db9: redis.Redis, debug_logs: _Capture) -> None:
     issued: set[str] = set()
     with FakeWeChatServer() as wx:

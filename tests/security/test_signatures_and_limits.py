@@ -57,15 +57,6 @@ def test_oversized_body_is_413(client: TestClient) -> None:
     assert client.post("/wechat", params=signed(), content=big).status_code == 413
 
 
-@pytest.fixture
-def db9() -> Iterator[redis.Redis]:
-    conn = redis.Redis.from_url("redis://127.0.0.1:6379/9")
-    conn.flushdb()
-    yield conn
-    conn.flushdb()
-    conn.close()
-
-
 @pytest.mark.redis
 def test_a_flooding_user_is_slowed_down_politely_others_are_not(db9: redis.Redis) -> None:
     with TestClient(make_app(db9, rate_limit=30), raise_server_exceptions=False) as c, \
