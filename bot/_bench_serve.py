@@ -32,6 +32,7 @@ def webhook_app(spec: dict[str, Any]) -> Any:
     """The real webhook on ``spec['redis_url']`` with the RQ dispatcher."""
     import redis
 
+    from bot._webhook_aio import script_runner
     from bot._webhook_crypto import WebhookSecrets
     from bot.queue import RQDispatcher, make_queue
     from bot.webhook import WebhookConfig, create_app
@@ -43,7 +44,7 @@ def webhook_app(spec: dict[str, Any]) -> Any:
         poll_s=float(spec.get("poll_s", 0.05)), rate_limit_per_minute=int(spec.get("rate_limit", 30)),
     )
     return create_app(config, redis=conn, dispatch=RQDispatcher(make_queue(conn)),
-                      sweep=bool(spec.get("sweep", True)))
+                      sweep=bool(spec.get("sweep", True)), scripts=script_runner(conn, spec["redis_url"]))
 
 
 def main(argv: list[str] | None = None) -> int:

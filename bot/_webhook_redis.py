@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from redis.exceptions import NoScriptError
 
@@ -17,13 +17,27 @@ else:
 _SHAS: dict[str, str] = {}
 
 
+class Call(NamedTuple):
+    """One Lua script call: the script text, its keys and its arguments (``run_script(r, *call)``)."""
+
+    script: str
+    keys: list[str]
+    args: list[Any]
+
+
+def script_sha(script: str) -> str:
+    """The SHA1 ``EVALSHA`` names ``script`` by (computed once per script)."""
+    sha = _SHAS.get(script)
+    if sha is None:
+        sha = _SHAS.setdefault(script, hashlib.sha1(script.encode()).hexdigest())
+    return sha
+
+
 def run_script(redis: RedisClient, script: str, keys: list[str], args: list[Any]) -> Any:
     """Run ``script`` with ``keys`` and ``args`` by its SHA (``EVALSHA``: the body is sent only the
     first time a server sees it, e.g. after a restart)."""
     client: Any = redis
-    sha = _SHAS.get(script)
-    if sha is None:
-        sha = _SHAS.setdefault(script, hashlib.sha1(script.encode()).hexdigest())
+    sha = script_sha(script)
     try:
         return client.evalsha(sha, len(keys), *keys, *args)
     except NoScriptError:

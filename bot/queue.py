@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from rq import Queue
 
 from bot import _webhook_keys as keys
-from bot._webhook_redis import RedisClient, run_script, text
+from bot._webhook_redis import Call, RedisClient, run_script, text
 from bot._worker_drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.delivery.handoff import HANDOFF_TTL_S, Opened
 
@@ -130,6 +130,27 @@ class Admitted:
     drainer: str | None = None
 
 
+def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
+               waits: bool = True, schedule: DrainSchedule | None = None) -> tuple[Call, str]:
+    """The script call of :meth:`Mailbox.admit` and the drainer token it may hand out (no I/O)."""
+    token = new_token() if schedule is not None else ""
+    call = Call(_ADMIT,
+                [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
+                 keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(),
+                 keys.drainers()],
+                [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
+                 repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
+                 schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token])
+    return call, token
+
+
+def admitted(reply: Any, token: str) -> Admitted:
+    """Read the admit script's reply."""
+    allowed, state, attempt, claimed, queued = reply
+    return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)),
+                    queued=int(queued) > 0, drainer=token if int(queued) == 2 else None)
+
+
 class Mailbox:
     """Redis I/O for per-user mailboxes and leases."""
 
@@ -159,18 +180,9 @@ class Mailbox:
               waits: bool = True, schedule: DrainSchedule | None = None) -> Admitted:
         """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip; with a
         ``schedule`` also the ready-list push and the drainer check of :meth:`DrainSchedule.push`."""
-        token = new_token() if schedule is not None else ""
-        allowed, state, attempt, claimed, queued = run_script(
-            self.redis, _ADMIT,
-            [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
-             keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(),
-             keys.drainers()],
-            [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
-             repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
-             schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token],
-        )
-        return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)),
-                        queued=int(queued) > 0, drainer=token if int(queued) == 2 else None)
+        call, token = admit_call(user, message_key, entry, limit=limit, deadline=deadline, now=now,
+                                 waits=waits, schedule=schedule)
+        return admitted(run_script(self.redis, *call), token)
 
     def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:
         """Per-user rate limit on new messages (a WeChat retry of an accepted one always passes)."""

@@ -16,9 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
@@ -26,18 +24,18 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from bot._webhook_aio import ScriptRunner, ThreadedScripts
 from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
 from bot._webhook_redis import RedisClient
 from bot._webhook_wait import ReplyNotifier
 from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
 from bot._worker_texts import RATE_LIMITED
-from bot.delivery.handoff import Handoff
-from bot.queue import Admitted, Dispatcher, Mailbox, RQDispatcher, enqueue_drainer
+from bot.delivery.handoff import poll_call, release_call, state_text
+from bot.queue import Admitted, Dispatcher, RQDispatcher, admit_call, admitted, enqueue_drainer
 from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -80,9 +78,12 @@ async def _read_capped(request: Request, limit: int) -> bytes:
 
 
 def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatcher,
-               clock: Callable[[], float] = time.time, sweep: bool = True) -> Starlette:
-    """Build the webhook app. ``redis`` is a sync client; calls run off the event loop."""
-    mailbox, handoff = Mailbox(redis), Handoff(redis)
+               clock: Callable[[], float] = time.time, sweep: bool = True,
+               scripts: ScriptRunner | None = None) -> Starlette:
+    """Build the webhook app. ``redis`` is a sync client (the pub/sub notifier, the sweeper, rare
+    dispatch calls: off the event loop); the per-request scripts go through ``scripts`` (default:
+    ``redis`` on a thread pool; :func:`bot._webhook_aio.script_runner` pipelines them)."""
+    io = scripts if scripts is not None else ThreadedScripts(redis, config.io_threads)
     rq = dispatch if isinstance(dispatch, RQDispatcher) else None  # its ready-list push rides in the admit
     schedule = rq.schedule if rq is not None else None
     conf = config.secrets
@@ -122,7 +123,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         query = request.query_params
         now = clock()
         try:
-            admitted = await _off_loop(_admit, msg, waits, now)
+            admitted = await _admit(msg, waits, now)
         except RedisError as exc:  # not accepted: WeChat retries, nothing was promised
             log.warning("redis unavailable, message not accepted: %s", type(exc).__name__)
             return PlainTextResponse("unavailable", status_code=503)
@@ -146,16 +147,17 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
         return PlainTextResponse("success")
 
-    def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
-        """Rate limit, durable append and drain dispatch: one thread hop, one round trip (two when a
-        drainer job has to be started)."""
-        admitted = mailbox.admit(msg.user, msg.message_key, msg.to_json(), limit=config.rate_limit_per_minute,
+    async def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
+        """Rate limit, durable append and drain dispatch: one pipelined script call (plus a thread hop
+        when a drainer job has to be started)."""
+        call, token = admit_call(msg.user, msg.message_key, msg.to_json(), limit=config.rate_limit_per_minute,
                                  deadline=now + config.release_after_s, now=now, waits=waits, schedule=schedule)
-        if admitted.drainer is not None and rq is not None:
-            enqueue_drainer(rq.queue, admitted.drainer)
-        elif admitted.claimed and not admitted.queued:
-            dispatch.drain(msg.user)  # we just set the pending flag: nobody else will dispatch
-        return admitted
+        result = admitted(await io.run(call), token)
+        if result.drainer is not None and rq is not None:
+            await io.off_loop(enqueue_drainer, rq.queue, result.drainer)
+        elif result.claimed and not result.queued:
+            await io.off_loop(dispatch.drain, msg.user)  # we set the pending flag: nobody else will dispatch
+        return result
 
     async def _wait_for_reply(user: str, key: str, started: float, final: bool, woken: asyncio.Event, *,
                               look_first: bool) -> tuple[str | None, bool]:
@@ -167,7 +169,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         while True:
             if look:
                 woken.clear()
-                state, reply = await _off_loop(handoff.poll, user, key)
+                state, reply = state_text(await io.run(poll_call(user, key)))
                 if state == "taken":
                     return reply, False
                 if state != "waiting":
@@ -180,16 +182,10 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), min(left, pause))
         if final:
-            state, text = await _off_loop(handoff.release, user, key)
+            state, text = state_text(await io.run(release_call(user, key)))
             if state == "released_ready" and text:
                 return text, False  # it became ready just now: still answer passively
         return None, True
-
-    async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
-        """Run a blocking Redis call on the app's own thread pool (wide enough for many waiters)."""
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-
-    pool = ThreadPoolExecutor(max_workers=config.io_threads, thread_name_prefix="wxbot-webhook")
 
     notifier = ReplyNotifier(redis)
 
@@ -200,7 +196,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             notifier.start(asyncio.get_running_loop())
         yield
         notifier.stop()
-        pool.shutdown(wait=False, cancel_futures=True)
+        io.close()
         if task:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -210,7 +206,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         while True:
             await asyncio.sleep(config.sweep_interval_s)
             try:
-                await _off_loop(sweep_once, redis, dispatch)
+                await io.off_loop(sweep_once, redis, dispatch)
             except Exception:
                 log.exception("sweep failed")
 

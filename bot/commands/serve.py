@@ -40,7 +40,9 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
     config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
                            body_limit=settings.max_body_bytes, reply_wait_s=wait,
                            rate_limit_per_minute=settings.rate_limit_per_minute)
-    app = create_app(config, redis=conn, dispatch=dispatch)
+    from bot._webhook_aio import script_runner
+
+    app = create_app(config, redis=conn, dispatch=dispatch, scripts=script_runner(conn, settings.redis_url))
     from bot.admin import AdminDeps, mount
 
     mount(app, AdminDeps.build(settings, conn, engine), webhook_path=args.path)  # /admin, /simulator, /metrics

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import _webhook_keys as keys
-from bot._webhook_redis import RedisClient, run_script
+from bot._webhook_redis import Call, RedisClient, run_script
 from bot._webhook_redis import text as _s
 
 HANDOFF_TTL_S = 900
@@ -59,6 +59,22 @@ return {state or 'gone', ''}
 """
 
 
+def poll_call(user: str, message_key: str) -> Call:
+    """The script call of :meth:`Handoff.poll` (no I/O)."""
+    return Call(_CLAIM, [keys.handoff(user, message_key)], [])
+
+
+def release_call(user: str, message_key: str) -> Call:
+    """The script call of :meth:`Handoff.release` (no I/O)."""
+    return Call(_RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+                [f"{user}|{message_key}", keys.replies_channel()])
+
+
+def state_text(reply: list[bytes | str]) -> tuple[str, str]:
+    """A ``{state, text}`` script reply as strings."""
+    return _s(reply[0]), _s(reply[1])
+
+
 @dataclass(frozen=True)
 class Opened:
     """The state a webhook attempt found: ``first`` is True only for the first delivery."""
@@ -100,16 +116,11 @@ class Handoff:
 
     def poll(self, user: str, message_key: str) -> tuple[str, str]:
         """Webhook: ``("taken", text)`` when the reply was ready (and is now ours), else ``(state, "")``."""
-        state, text = run_script(self._redis, _CLAIM, [keys.handoff(user, message_key)], [])
-        return _s(state), _s(text)
+        return state_text(run_script(self._redis, *poll_call(user, message_key)))
 
     def release(self, user: str, message_key: str) -> tuple[str, str]:
         """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""
-        state, text = run_script(
-            self._redis, _RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-            [f"{user}|{message_key}", keys.replies_channel()],
-        )
-        return _s(state), _s(text)
+        return state_text(run_script(self._redis, *release_call(user, message_key)))
 
     def due(self, now: float, limit: int = 100) -> list[tuple[str, str]]:
         """Hand-offs whose deadline passed, as ``(user, message_key)``."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot._webhook_aio import script_runner
 from bot._webhook_crypto import WebhookSecrets
 from bot.delivery import DeliveryService
 from bot.queue import RQDispatcher, make_queue
@@ -51,6 +52,12 @@ class Webhook:
             fn()
 
 
+def url_of(conn: Any) -> str:
+    """The ``redis://`` URL of a redis-py client on a real server."""
+    kw = conn.connection_pool.connection_kwargs
+    return f"redis://{kw.get('host', '127.0.0.1')}:{kw.get('port', 6379)}/{kw.get('db', 0)}"
+
+
 def start_webhook(conn: Any, wx: FakeWeChatServer, *, embedded: bool, **config: Any) -> Webhook:
     if embedded:
         rt = EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
@@ -58,9 +65,10 @@ def start_webhook(conn: Any, wx: FakeWeChatServer, *, embedded: bool, **config: 
         inline = InlineDispatcher(rt)
         hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn, dispatch=inline)), rt)
         hook.cleanup.append(inline.shutdown)
-    else:
+    else:  # as deployed: the per-request scripts pipelined on their own connection
         hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn,
-                                               dispatch=RQDispatcher(make_queue(conn)))))
+                                               dispatch=RQDispatcher(make_queue(conn)),
+                                               scripts=script_runner(conn, url_of(conn)))))
     hook.thread.start()
     return hook
 
