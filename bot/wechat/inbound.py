@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 from xml.etree.ElementTree import ParseError
@@ -57,7 +57,11 @@ class WeChatMessage:
         return f"e{self.create_time}:{self.event or ''}:{self.key or ''}"
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False)
+        # by hand, not dataclasses.asdict (which deep-copies every value): this runs per request
+        return json.dumps({"user": self.user, "account": self.account, "kind": self.kind.value,
+                           "create_time": self.create_time, "msg_id": self.msg_id, "text": self.text,
+                           "recognition": self.recognition, "event": self.event, "key": self.key,
+                           "extra": dict(self.extra)}, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, raw: str | bytes) -> WeChatMessage:
