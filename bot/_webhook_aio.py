@@ -19,17 +19,17 @@ the next call reconnects.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
-from urllib.parse import unquote, urlparse
+from urllib.parse import urlparse
 
-import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import ResponseError
 
 from bot._webhook_redis import Call, RedisClient, run_script, script_sha
+from bot._webhook_resp import PipelinedConnection, RedisAddress
+from bot._webhook_wait import ReplyNotifier, SubscribedNotifier, ThreadedNotifier
 
 T = TypeVar("T")
 
@@ -42,6 +42,10 @@ class ScriptRunner(Protocol):
     async def run(self, call: Call) -> Any: ...
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    def notifier(self) -> ReplyNotifier:
+        """The reply notifier that fits this runner (pub/sub on the same server)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -59,73 +63,11 @@ class ThreadedScripts:
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
+    def notifier(self) -> ReplyNotifier:
+        return ThreadedNotifier(self._redis)
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-class _Conn:
-    """One RESP connection: writes are coalesced per loop tick, replies resolve futures in order."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_s: float) -> None:
-        self.reader, self.writer = reader, writer
-        self.parser = hiredis.Reader(replyError=ResponseError)
-        self.waiting: deque[asyncio.Future[Any]] = deque()
-        self.buffer: list[bytes] = []
-        self.broken: BaseException | None = None
-        self.replies = 0
-        self.task = asyncio.get_running_loop().create_task(self._read())
-        self._stall_s = stall_s
-        asyncio.get_running_loop().call_later(stall_s, self._watch, -1)
-
-    def _watch(self, seen: int) -> None:
-        """A server that stops answering (not closing) fails the calls waiting on it."""
-        if self.broken is not None:
-            return
-        if self.waiting and self.replies == seen:
-            self.fail(TimeoutError(f"no reply from Redis for {self._stall_s} s"))
-            return
-        asyncio.get_running_loop().call_later(self._stall_s, self._watch, self.replies)
-
-    def send(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
-        if self.broken is not None:
-            raise RedisConnectionError(f"connection lost: {self.broken!r}")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        if not self.buffer:
-            asyncio.get_running_loop().call_soon(self._flush)
-        self.buffer.append(hiredis.pack_command(command))
-        self.waiting.append(future)
-        return future
-
-    def _flush(self) -> None:
-        if self.buffer and self.broken is None:
-            self.writer.write(b"".join(self.buffer))
-        self.buffer.clear()
-
-    async def _read(self) -> None:
-        try:
-            while True:
-                data = await self.reader.read(65536)
-                if not data:
-                    raise RedisConnectionError("connection closed by server")
-                self.parser.feed(data)
-                reply = self.parser.gets()
-                while reply is not False:
-                    self.replies += 1
-                    future = self.waiting.popleft()
-                    if not future.done():
-                        future.set_result(reply)
-                    reply = self.parser.gets()
-        except (OSError, RedisError, IndexError, asyncio.CancelledError) as exc:
-            self.fail(exc)
-
-    def fail(self, exc: BaseException) -> None:
-        if self.broken is None:
-            self.broken = exc
-        while self.waiting:
-            future = self.waiting.popleft()
-            if not future.done():
-                future.set_exception(RedisConnectionError(f"connection lost: {exc!r}"))
-        self.writer.close()
 
 
 class PipelinedScripts:
@@ -133,20 +75,13 @@ class PipelinedScripts:
 
     def __init__(self, url: str, *, connect_timeout_s: float = 2.0, stall_s: float = 3.0,
                  fallback: ThreadedScripts) -> None:
-        parts = urlparse(url)
-        self._unix = parts.path if parts.scheme == "unix" else ""
-        self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 6379
-        self._password = unquote(parts.password) if parts.password else None
-        self._username = unquote(parts.username) if parts.username else None
-        path_db = parts.path.strip("/") if parts.scheme != "unix" else ""
-        query_db = dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p).get("db", "")
-        self._db = int(path_db or query_db or 0)
-        self._timeout, self._stall_s = connect_timeout_s, stall_s
+        self.address = RedisAddress.from_url(url, connect_timeout_s)
+        self._stall_s = stall_s
         self._fallback = fallback
-        self._conn: _Conn | None = None
-        self._connecting: asyncio.Future[_Conn] | None = None
+        self._conn: PipelinedConnection | None = None
+        self._connecting: asyncio.Future[PipelinedConnection] | None = None
 
-    async def _connection(self) -> _Conn:
+    async def _connection(self) -> PipelinedConnection:
         conn = self._conn
         if conn is not None and conn.broken is None:
             return conn
@@ -158,28 +93,10 @@ class PipelinedScripts:
             if self._connecting is not None and self._connecting.done():
                 self._connecting = None
 
-    async def _connect(self) -> _Conn:
-        try:
-            if self._unix:
-                opened = asyncio.open_unix_connection(self._unix)
-            else:
-                opened = asyncio.open_connection(self._host, self._port)
-            reader, writer = await asyncio.wait_for(opened, self._timeout)
-        except (OSError, TimeoutError) as exc:
-            raise RedisConnectionError(f"cannot connect to Redis: {exc!r}") from exc
-        conn = _Conn(reader, writer, self._stall_s)
-        hello: list[tuple[Any, ...]] = []
-        if self._password is not None:
-            hello.append(("AUTH", self._username, self._password) if self._username else ("AUTH", self._password))
-        if self._db:
-            hello.append(("SELECT", self._db))
-        for command in hello:
-            reply = await asyncio.wait_for(conn.send(command), self._timeout)
-            if isinstance(reply, ResponseError):
-                conn.fail(reply)
-                raise RedisConnectionError(f"Redis refused the connection set-up: {reply}")
-        self._conn = conn
-        return conn
+    async def _connect(self) -> PipelinedConnection:
+        reader, writer = await self.address.open()
+        self._conn = PipelinedConnection(reader, writer, self._stall_s)
+        return self._conn
 
     async def run(self, call: Call) -> Any:
         sha = script_sha(call.script)
@@ -193,6 +110,9 @@ class PipelinedScripts:
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._fallback.off_loop(fn, *args)
+
+    def notifier(self) -> ReplyNotifier:
+        return SubscribedNotifier(self.address)
 
     def close(self) -> None:
         if self._conn is not None:

@@ -3,6 +3,8 @@
 The hand-off state stays in Redis (the only source of truth); the notification only says "look now".
 A request registers before its first look, so a notification can never fall between the look and
 the wait; a lost notification (a dropped subscription) costs at most one ``fallback_s`` of delay.
+Two transports: :class:`SubscribedNotifier` reads the subscription on the event loop itself (a
+``redis://`` server); :class:`ThreadedNotifier` uses redis-py's pub/sub thread (any client).
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ import threading
 import time
 from typing import Any
 
+import hiredis
+from redis.exceptions import RedisError
+
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, text
+from bot._webhook_resp import RedisAddress, read_replies
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +28,91 @@ log = logging.getLogger(__name__)
 class ReplyNotifier:
     """One subscription per webhook process; waiters are keyed ``user|message_key``."""
 
-    def __init__(self, redis: RedisClient) -> None:
-        self._redis = redis
+    def __init__(self) -> None:
         self._waiters: dict[str, set[asyncio.Event]] = {}
+
+    @property
+    def running(self) -> bool:
+        """True while notifications arrive (otherwise waiting requests poll)."""
+        return False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> bool:
+        return False
+
+    def stop(self) -> None:
+        return None
+
+    def register(self, member: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters.setdefault(member, set()).add(event)
+        return event
+
+    def unregister(self, member: str, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(member)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[member]
+
+    def _wake(self, member: str) -> None:
+        for event in self._waiters.get(member, ()):
+            event.set()
+
+
+class SubscribedNotifier(ReplyNotifier):
+    """The subscription read by a task on the event loop; reconnects after a pause when it drops."""
+
+    def __init__(self, address: RedisAddress, retry_s: float = 0.5) -> None:
+        super().__init__()
+        self._address, self._retry_s = address, retry_s
+        self._task: asyncio.Task[None] | None = None
+        self._subscribed = False
+
+    @property
+    def running(self) -> bool:
+        return self._subscribed
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> bool:
+        self._task = loop.create_task(self._listen())
+        return True
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        self._subscribed = False
+
+    async def _listen(self) -> None:
+        channel = keys.replies_channel().encode()
+        while True:
+            writer = None
+            try:
+                reader, writer = await self._address.open()
+                parser = hiredis.Reader()
+                subscribe: tuple[Any, ...] = ("SUBSCRIBE", channel)
+                writer.write(hiredis.pack_command(subscribe))
+                await read_replies(reader, parser, 1)
+                self._subscribed = True
+                while True:
+                    for message in await read_replies(reader, parser, 1):
+                        if isinstance(message, list) and len(message) == 3 and message[0] == b"message":
+                            self._wake(text(message[2]))
+            except (OSError, RedisError) as exc:
+                if self._subscribed:
+                    log.warning("reply notifications interrupted: %s", type(exc).__name__)
+            finally:
+                self._subscribed = False
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(self._retry_s)
+
+
+class ThreadedNotifier(ReplyNotifier):
+    """redis-py's pub/sub thread hands each notification to the event loop."""
+
+    def __init__(self, redis: RedisClient) -> None:
+        super().__init__()
+        self._redis = redis
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: Any = None
         self._pubsub: Any = None
@@ -57,26 +145,10 @@ class ReplyNotifier:
             except Exception:
                 log.debug("pubsub close failed", exc_info=True)
 
-    def register(self, member: str) -> asyncio.Event:
-        event = asyncio.Event()
-        self._waiters.setdefault(member, set()).add(event)
-        return event
-
-    def unregister(self, member: str, event: asyncio.Event) -> None:
-        waiters = self._waiters.get(member)
-        if waiters is not None:
-            waiters.discard(event)
-            if not waiters:
-                del self._waiters[member]
-
     def _on_message(self, message: dict[str, Any]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, text(message.get("data")))
-
-    def _wake(self, member: str) -> None:
-        for event in self._waiters.get(member, ()):
-            event.set()
 
     def _on_error(self, exc: BaseException, pubsub: Any, thread: threading.Thread) -> None:
         log.warning("reply notifications interrupted: %s", type(exc).__name__)

@@ -27,7 +27,6 @@ from starlette.routing import Route
 from bot._webhook_aio import ScriptRunner, ThreadedScripts
 from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
 from bot._webhook_redis import RedisClient
-from bot._webhook_wait import ReplyNotifier
 from bot._worker_inbound import waits_for_reply
 from bot._worker_sweeper import sweep_once
 from bot._worker_texts import RATE_LIMITED
@@ -187,7 +186,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
                 return text, False  # it became ready just now: still answer passively
         return None, True
 
-    notifier = ReplyNotifier(redis)
+    notifier = io.notifier()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -6,11 +6,13 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
 from starlette.testclient import TestClient
 
+from bot._webhook_aio import script_runner
 from bot._webhook_crypto import WebhookSecrets
 from bot.delivery._store import DeliveryStore
 from bot.delivery.handoff import Handoff
@@ -23,6 +25,7 @@ from tests._redisdb import flushed_db
 pytestmark = pytest.mark.redis
 M = MessageFactory()
 TOKEN = "notify-token"
+URL = "redis://127.0.0.1:6379/12"
 
 
 class _Nobody:
@@ -32,7 +35,7 @@ class _Nobody:
 
 @pytest.fixture
 def conn() -> Iterator[redis.Redis]:
-    yield from flushed_db("redis://127.0.0.1:6379/12")
+    yield from flushed_db(URL)
 
 
 def _post(client: TestClient, xml: str) -> tuple[str, float]:
@@ -43,8 +46,15 @@ def _post(client: TestClient, xml: str) -> tuple[str, float]:
     return res.text, time.monotonic() - started
 
 
+def _app(conn: redis.Redis, config: WebhookConfig, transport: str) -> Any:
+    scripts = script_runner(conn, URL if transport == "pipelined" else None)
+    return create_app(config, redis=conn, dispatch=_Nobody(), sweep=False, scripts=scripts)
+
+
+@pytest.mark.parametrize("transport", ["threaded", "pipelined"])
 @pytest.mark.parametrize("how", ["offer", "passive_piece", "release"])
-def test_the_waiting_request_answers_within_moments_of_the_worker(conn: redis.Redis, how: str) -> None:
+def test_the_waiting_request_answers_within_moments_of_the_worker(conn: redis.Redis, how: str,
+                                                                  transport: str) -> None:
     config = WebhookConfig(secrets=WebhookSecrets(token=TOKEN), reply_wait_s=4.0, poll_s=3.0, max_attempts=1)
     xml = M.text("n1", "你好")
     key = parse_message(xml).message_key
@@ -57,8 +67,33 @@ def test_the_waiting_request_answers_within_moments_of_the_worker(conn: redis.Re
         else:
             Handoff(conn).release("n1", key)
 
-    with TestClient(create_app(config, redis=conn, dispatch=_Nobody(), sweep=False)) as client:
+    with TestClient(_app(conn, config, transport)) as client:
         threading.Timer(0.3, worker).start()
         body, elapsed = _post(client, xml)
     assert elapsed < 1.5  # a poll alone would have taken 3 s
     assert ("回复" in body) is (how != "release")
+
+
+def test_a_dropped_subscription_is_taken_up_again(conn: redis.Redis) -> None:
+    """The event-loop subscriber reconnects after the server drops it; the next reply wakes at once."""
+    config = WebhookConfig(secrets=WebhookSecrets(token=TOKEN), reply_wait_s=4.0, poll_s=3.0, max_attempts=1)
+    with TestClient(_app(conn, config, "pipelined")) as client:
+        _wait_for_subscribers(conn, 1)
+        conn.client_kill_filter(_type="pubsub")
+        _wait_for_subscribers(conn, 0)
+        _wait_for_subscribers(conn, 1)  # back within its retry pause
+        xml = M.text("n2", "你好")
+        key = parse_message(xml).message_key
+        threading.Timer(0.3, lambda: Handoff(conn).offer("n2", key, "又回来了")).start()
+        body, elapsed = _post(client, xml)
+    assert "又回来了" in body and elapsed < 1.5
+
+
+def _wait_for_subscribers(conn: redis.Redis, n: int, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        counts = dict(conn.pubsub_numsub("wx:replies"))
+        if counts.get(b"wx:replies", 0) == n:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"expected {n} subscribers on wx:replies")
