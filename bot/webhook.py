@@ -25,6 +25,17 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot._webhook_aio import ScriptRunner, ThreadedScripts
+from bot._webhook_asgi import (
+    TEXT,
+    XML,
+    AsgiEndpoint,
+    BodyTooLarge,
+    Receive,
+    Reply,
+    Scope,
+    query_of,
+    read_body,
+)
 from bot._webhook_crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
 from bot._webhook_redis import RedisClient
 from bot._worker_inbound import waits_for_reply
@@ -35,6 +46,8 @@ from bot.queue import Admitted, Dispatcher, RQDispatcher, admit_call, admitted, 
 from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message
 
 log = logging.getLogger(__name__)
+SUCCESS: Reply = (200, b"success", TEXT)
+FORBIDDEN: Reply = (403, b"forbidden", TEXT)
 
 
 @dataclass(frozen=True)
@@ -59,23 +72,6 @@ class WebhookConfig:
         return self.attempt_period_s * self.max_attempts + 1.0
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
-async def _read_capped(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge()
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge()
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatcher,
                clock: Callable[[], float] = time.time, sweep: bool = True,
                scripts: ScriptRunner | None = None) -> Starlette:
@@ -94,57 +90,57 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return PlainTextResponse("forbidden", status_code=403)
         return PlainTextResponse(request.query_params.get("echostr", ""))
 
-    async def receive(request: Request) -> Response:
+    async def receive(scope: Scope, receive_body: Receive) -> Reply:
         started = time.monotonic()
-        query = request.query_params
+        query = query_of(scope)
         try:
             check_signature(conf, query)
-            body = await _read_capped(request, config.body_limit)
+            body = await read_body(scope, receive_body, config.body_limit)
             msg = parse_message(open_body(conf, query, body))
         except BadSignature:
-            return PlainTextResponse("forbidden", status_code=403)
+            return FORBIDDEN
         except BodyTooLarge:
-            return PlainTextResponse("payload too large", status_code=413)
+            return 413, b"payload too large", TEXT
         except MalformedMessage:
-            return PlainTextResponse("bad request", status_code=400)
+            return 400, b"bad request", TEXT
         waits = waits_for_reply(msg) and config.reply_wait_s > 0
         if not waits:
-            return await _accept(request, msg, waits, started, None)
+            return await _accept(query, msg, waits, started, None)
         member = f"{msg.user}|{msg.message_key}"
         woken = notifier.register(member)  # before the admit: a reply can never slip past unnoticed
         try:
-            return await _accept(request, msg, waits, started, woken)
+            return await _accept(query, msg, waits, started, woken)
         finally:
             notifier.unregister(member, woken)
 
-    async def _accept(request: Request, msg: WeChatMessage, waits: bool, started: float,
-                      woken: asyncio.Event | None) -> Response:
-        query = request.query_params
+    def _passive(query: dict[str, str], msg: WeChatMessage, text: str) -> Reply:
+        return 200, text_reply(conf, query, user=msg.user, account=msg.account, text=text).encode(), XML
+
+    async def _accept(query: dict[str, str], msg: WeChatMessage, waits: bool, started: float,
+                      woken: asyncio.Event | None) -> Reply:
         now = clock()
         try:
             admitted = await _admit(msg, waits, now)
         except RedisError as exc:  # not accepted: WeChat retries, nothing was promised
             log.warning("redis unavailable, message not accepted: %s", type(exc).__name__)
-            return PlainTextResponse("unavailable", status_code=503)
+            return 503, b"unavailable", TEXT
         if not admitted.allowed:
-            return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=RATE_LIMITED),
-                            media_type="application/xml")
+            return _passive(query, msg, RATE_LIMITED)
         opened = admitted.opened
         if woken is None or opened.state not in ("waiting", "ready"):
-            return PlainTextResponse("success")
+            return SUCCESS
         final = opened.attempt >= config.max_attempts
         try:
             reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final, woken,
                                                    look_first=opened.state != "waiting")
         except RedisError:  # accepted already: the worker will deliver through the API
-            return PlainTextResponse("success")
+            return SUCCESS
         if reply is not None:
-            return Response(text_reply(conf, query, user=msg.user, account=msg.account, text=reply),
-                            media_type="application/xml")
+            return _passive(query, msg, reply)
         if pending and not final:
             # Answering now would stop WeChat's retries; hold until it gave up on this attempt.
             await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
-        return PlainTextResponse("success")
+        return SUCCESS
 
     async def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
         """Rate limit, durable append and drain dispatch: one pipelined script call (plus a thread hop
@@ -209,7 +205,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             except Exception:
                 log.exception("sweep failed")
 
-    routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, receive, methods=["POST"])]
+    routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, AsgiEndpoint(receive), methods=["POST"])]
     return Starlette(routes=routes, lifespan=lifespan)
 
 
