@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ROOT", "run_load", "spawn", "stop", "wait_port"]
+__all__ = ["ROOT", "cpu_seconds", "run_load", "spawn", "stop", "wait_port"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,3 +67,12 @@ def run_load(spec: dict[str, Any]) -> dict[str, Any]:
         raise RuntimeError(f"load generator failed: {out.stderr.decode(errors='replace')[-2000:]}")
     result: dict[str, Any] = json.loads(out.stdout)
     return result
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a live process used so far (Linux ``/proc``; 0.0 when unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime

@@ -84,7 +84,7 @@ def _settle(wx: Any, expected: int, timeout: float = 30.0) -> int:
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Run the benchmark, print one JSON report; 0 when the targets hold."""
     from bot._bench_jobs import forking_baseline
-    from bot._bench_procs import run_load, stop
+    from bot._bench_procs import cpu_seconds, run_load, stop
     from bot._bench_redis import PrivateRedis
     from bot.wechat.testkit import FakeWeChatServer
 
@@ -97,9 +97,14 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             if warm["passive_replies"] < 150:  # the first turns also wait for the engine to load
                 run_load(base | {"port": port, "count": 200, "connections": 16, "user_prefix": "warm2"})
             before = _custom_count(wx)
+            roles = {"webhook": [procs[0].pid], "workers": [p.pid for p in procs[1:]],
+                     "redis": [redis_server.proc.pid] if redis_server.proc else []}
+            cpu_before = {role: sum(cpu_seconds(pid) for pid in pids) for role, pids in roles.items()}
             flat = run_load(base | {"port": port, "count": args.count, "connections": args.connections,
                                     "user_prefix": "flat"})
             via_api = _settle(wx, before + args.count - flat["passive_replies"]) - before
+            flat["cpu_ms_per_turn"] = {role: round((sum(cpu_seconds(pid) for pid in pids) - cpu_before[role])
+                                                   * 1000 / max(1, args.count), 3) for role, pids in roles.items()}
             before = _custom_count(wx)
             count = int(args.passive_rate * args.passive_seconds)
             paced = run_load(base | {"port": port, "count": count, "rate": args.passive_rate,
@@ -128,6 +133,7 @@ def _report(args: argparse.Namespace, flat: dict[str, Any], via_api: int, paced:
         "figures": {"turns_per_s": turns, "answered": answered, "sent": flat["sent"],
                     "x_forking_baseline": factor, "passive_rate_per_s": args.passive_rate,
                     "passive_share": share, "paced_latency": paced["latency"],
+                    "cpu_ms_per_turn": flat.get("cpu_ms_per_turn"),
                     "lost": flat["sent"] - answered + paced_sent - paced["passive_replies"] - paced_api},
         "targets": {"turns_per_s": TARGET_TURNS, "x_forking_baseline": TARGET_FACTOR,
                     "passive_share": TARGET_PASSIVE},
