@@ -46,6 +46,27 @@ __all__ = [
 
 TURNS, LATENCY, DELIVERIES = "turns", "latency", "deliveries"
 Entry = TurnEntry | DeliveryEntry | UnreadableEntry
+# The age trim of the (global) active-users index runs at most this often per process: a user past
+# ``max_age`` may stay listed this much longer, and a turn's record costs one command less.
+ACTIVE_TRIM_EVERY = timedelta(seconds=10)
+
+# Single-key scripts (so they also run on Redis Cluster): a record's stream writes, the counter
+# increments of one turn, the capped latency list — one command each instead of three to four.
+# Sent with EVAL (the body is a few hundred bytes): it queues on the caller's pipeline and can
+# never fail with NOSCRIPT after a Redis restart. KEYS[1]: stream; ARGV: max_len, min id, ttl,
+# '~' or '=', then the entry's field/value pairs.
+_APPEND = """
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[4], ARGV[1], '*', unpack(ARGV, 5))
+redis.call('XTRIM', KEYS[1], 'MINID', ARGV[4], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+"""
+_HINCRBY_ALL = """
+for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+"""
+_PUSH_CAPPED = """
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, ARGV[2])
+"""
 
 
 class ActiveUser(BaseModel):
@@ -67,6 +88,7 @@ class Transcript:
         self.max_age = timedelta(days=max_age_days)
         self._approximate = approximate
         self._now = now or (lambda: datetime.now(UTC))
+        self._trimmed_at: datetime | None = None  # when this process last trimmed the active-users index
 
     @classmethod
     def from_settings(cls, redis: Any, settings: Any) -> Transcript:
@@ -86,10 +108,9 @@ class Transcript:
         now = self._now()
         entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace)
         self._queue_append(pipe, inbound.user, entry, now)
-        for name, amount in turn_increments(result.trace).items():
-            pipe.hincrby(keys.stats(TURNS), name, amount)
-        pipe.lpush(keys.stats(LATENCY), f"{result.trace.latency_ms:.3f}")
-        pipe.ltrim(keys.stats(LATENCY), 0, LATENCY_SAMPLES - 1)
+        increments = [x for pair in turn_increments(result.trace).items() for x in pair]
+        pipe.eval(_HINCRBY_ALL, 1, keys.stats(TURNS), *increments)
+        pipe.eval(_PUSH_CAPPED, 1, keys.stats(LATENCY), f"{result.trace.latency_ms:.3f}", LATENCY_SAMPLES - 1)
 
     def record_delivery(self, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
                         push: bool = False) -> None:
@@ -109,13 +130,16 @@ class Transcript:
         pipe.hincrby(keys.stats(DELIVERIES), delivery_field(entry.channel, entry.outcome, push=push), 1)
 
     def _queue_append(self, pipe: Any, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> None:
-        stream = keys.transcript(user)
         oldest = now - self.max_age
-        pipe.xadd(stream, to_fields(entry), maxlen=self.max_len, approximate=self._approximate)
-        pipe.xtrim(stream, minid=stream_id_at(oldest), approximate=self._approximate)
-        pipe.expire(stream, int(self.max_age.total_seconds()))
+        fields = to_fields(entry)
+        pipe.eval(_APPEND, 1, keys.transcript(user), self.max_len, stream_id_at(oldest),
+                  int(self.max_age.total_seconds()), "~" if self._approximate else "=", "kind", fields["kind"],
+                  "data", fields["data"])
         pipe.zadd(keys.active_users(), {user: now.timestamp()})
-        pipe.zremrangebyscore(keys.active_users(), "-inf", oldest.timestamp())
+        trimmed = self._trimmed_at
+        if trimmed is None or not timedelta(0) <= now - trimmed < ACTIVE_TRIM_EVERY:
+            pipe.zremrangebyscore(keys.active_users(), "-inf", oldest.timestamp())
+            self._trimmed_at = now
 
     def delete(self, user: str) -> None:
         """Forget a user's transcript and drop them from the active-users index."""
