@@ -33,7 +33,7 @@ from bot._worker_inbound import Triage, triage
 from bot._worker_piggyback import Piggyback
 from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
-from bot.delivery._store import UserSnapshot, parse_snapshot
+from bot.delivery.service import Started
 from bot.queue import Mailbox, enqueue_drainer
 from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
@@ -188,27 +188,28 @@ def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None) -> list
         store.queue_load(pipe, msg.user)
     results = pipe.execute()
     done = results[0]
-    snapshot: UserSnapshot | None = None
+    started: Started | None = None
     if done is not None:
         replies: list[str] = json.loads(text(done))
     else:
         loaded = store.loaded(msg.user, results[-1]) if store is not None else None
         replies, record = _turn(rt, msg, decision, loaded)
-        snapshot = _commit(rt, msg, done_key, replies, record)
+        started = _commit(rt, msg, done_key, replies, record)
     if replies:
         if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
-            rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot, record_on=record_on)
+            rt.delivery.deliver(msg.user, key, replies, started=started, record_on=record_on)
         else:
-            rt.delivery.deliver(msg.user, key, replies, snapshot=snapshot)
+            rt.delivery.deliver(msg.user, key, replies, started=started)
     else:
         rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
     return replies
 
 
 def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
-            record: Recorder | None) -> UserSnapshot | None:
+            record: Recorder | None) -> Started | None:
     """One round trip after the turn committed: the done marker, the turn's transcript record and,
-    when there are replies, the delivery's snapshot of the user (read after the marker is written)."""
+    when there are replies, the start of their delivery (after the marker is written): the passive
+    piece handed to the waiting webhook, or the delivery's snapshot of the user."""
     pipe = rt.redis.pipeline(transaction=False)
     pipe.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
     if record is not None:
@@ -217,14 +218,13 @@ def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[st
         except Exception as exc:  # observability must not break the conversation
             log.warning("transcript turn record failed: %s", type(exc).__name__)
     recorded = len(pipe)
-    if replies:
-        rt.delivery.store.queue_snapshot(pipe, msg.user, msg.message_key)
+    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies) if replies else None
     results = pipe.execute(raise_on_error=False)
     if isinstance(results[0], Exception):
         raise results[0]
     if any(isinstance(r, Exception) for r in results[1:recorded]):
         log.warning("transcript turn record failed for %s", msg.message_key)
-    return parse_snapshot(results[recorded:]) if replies else None
+    return start.read(results[start.index:]) if start is not None else None
 
 
 def _pipelined_store(rt: EdgeRuntime) -> Any:

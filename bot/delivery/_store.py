@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from redis.exceptions import NoScriptError
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script
@@ -18,17 +21,37 @@ SENT_TTL_S = 7 * 86400
 # A waiting webhook is woken through the replies channel.
 # KEYS: part_sent, handoff, outcomes; ARGV: piece, text, sent ttl, msg key, bytes, at, maxlen,
 # channel, channel message.
+_OFFERED = """
+  redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
+  redis.call('HSET', KEYS[1], ARGV[1], '1')
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
+             'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
+  redis.call('PUBLISH', ARGV[8], ARGV[9])
+"""
 _OFFER_PASSIVE = """
 if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return 'done' end
 if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return 'lost' end
-redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
-redis.call('HSET', KEYS[1], ARGV[1], '1')
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
-           'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
-redis.call('PUBLISH', ARGV[8], ARGV[9])
+""" + _OFFERED + """
 return 'sent'
 """
+
+# The same step as the first thing a delivery would do when the plan is one passive piece: offered
+# only if a webhook waits and nothing is parked (then the plan is exactly that piece), else nothing
+# changes and the snapshot the delivery plans from is returned instead — one round trip either way,
+# and it can ride in the caller's pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota;
+# ARGV as _OFFER_PASSIVE. Replies: {'sent'}, {'done'} or {'read', state, parked, flags, quota}.
+_OFFER_OR_READ = """
+local state = redis.call('HGET', KEYS[2], 'state')
+if state == 'waiting' and redis.call('LLEN', KEYS[4]) == 0 then
+  if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return {'done'} end
+""" + _OFFERED + """
+  return {'sent'}
+end
+return {'read', state, redis.call('LRANGE', KEYS[4], 0, -1), redis.call('HGETALL', KEYS[5]),
+        redis.call('HGETALL', KEYS[6])}
+"""
+_OFFER_OR_READ_SHA = hashlib.sha1(_OFFER_OR_READ.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -77,6 +100,30 @@ class DeliveryStore:
              keys.replies_channel(), f"{user}|{message_key}"],
         )
         return _b(status)
+
+    def queue_offer_or_read(self, pipe: Any, user: str, message_key: str, piece_id: str, text: str) -> None:
+        """Queue on ``pipe`` :meth:`offer_passive` of ``text`` if a webhook waits and nothing is parked,
+        else the reads of :meth:`snapshot`; :meth:`offered_or_read` interprets the reply."""
+        pipe.evalsha(
+            _OFFER_OR_READ_SHA, 6, keys.part_sent(user, message_key), keys.handoff(user, message_key),
+            keys.outcomes(user), keys.parked(user), keys.user_flags(user), keys.quota(user),
+            piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN,
+            keys.replies_channel(), f"{user}|{message_key}",
+        )
+
+    def offered_or_read(self, reply: Any) -> str | UserSnapshot | None:
+        """``sent`` or ``done`` (see :meth:`offer_passive`), the snapshot when it was not offered, or
+        None when the script was unknown to the server (nothing ran: read the snapshot anew)."""
+        if isinstance(reply, NoScriptError):
+            self._redis.script_load(_OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
+            return None
+        if isinstance(reply, Exception):
+            raise reply
+        if _b(reply[0]) != "read":
+            return _b(reply[0])
+        state, parked, flags, quota = reply[1:]
+        return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked],
+                            _flags(_pairs(flags)), _quota(_pairs(quota)))
 
     def quota(self, user: str) -> QuotaState:
         return _quota(self._redis.hgetall(keys.quota(user)))
@@ -176,6 +223,10 @@ def parse_snapshot(replies: list[Any]) -> UserSnapshot:
     state, parked, flags, quota = replies
     return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
                         _flags(flags), _quota(quota))
+
+
+def _pairs(flat: list[Any]) -> dict[Any, Any]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _b(value: bytes | str) -> str:

@@ -7,9 +7,10 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot._webhook_redis import RedisClient
-from bot.delivery._store import DeliveryStore, UserSnapshot
+from bot.delivery._store import DeliveryStore, UserSnapshot, parse_snapshot
 from bot.delivery.handoff import Handoff
 from bot.delivery.policy import Channel, DeliveryFacts, DeliveryPlan, Step, after_api_block, decide
 from bot.wechat.api import WeChatAPI
@@ -54,13 +55,32 @@ class DeliveryService:
         """The WeChat API this service sends through (the worker also uses it for typing)."""
         return self._api
 
+    def queue_start(self, pipe: Any, user: str, message_key: str, texts: list[str]) -> PendingStart:
+        """Queue the start of :meth:`deliver` on ``pipe`` (the caller's pipeline, executed next): the
+        snapshot reads; or, when ``texts`` would go out as one passive piece, the atomic offer of that
+        piece that reads the snapshot instead only when it cannot be offered. Pass
+        ``start.read(replies)`` (the replies from ``start.index`` on) to :meth:`deliver` as ``started``."""
+        index = len(pipe)
+        plan = decide(DeliveryFacts(texts=tuple(texts), now=self._clock(), passive=True))
+        if len(plan.steps) == 1 and plan.steps[0].channel is Channel.PASSIVE:
+            text = plan.steps[0].text  # the plan whenever a webhook waits and nothing is parked
+            self.store.queue_offer_or_read(pipe, user, message_key, _piece_id(text), text)
+            return PendingStart(self.store, index, text)
+        self.store.queue_snapshot(pipe, user, message_key)
+        return PendingStart(self.store, index, None)
+
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
-                snapshot: UserSnapshot | None = None) -> list[Outcome]:
+                snapshot: UserSnapshot | None = None, started: Started | None = None) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 
         ``passive`` defaults to "a webhook is still waiting for this message". ``snapshot``: the
-        user's facts, when the caller read them itself (in a pipeline of its own) just before.
+        user's facts, when the caller read them itself (in a pipeline of its own) just before;
+        ``started``: what :meth:`queue_start` found (a passive piece settled, or the snapshot).
         """
+        if started is not None and started.outcome is not None:
+            return [started.outcome]
+        if started is not None and started.snapshot is not None:
+            snapshot = started.snapshot
         snap = snapshot if snapshot is not None else self.store.snapshot(user, message_key)  # one round trip
         if passive is None:
             passive = snap.handoff_state == "waiting"
@@ -80,7 +100,7 @@ class DeliveryService:
         outcomes: list[Outcome] = []
         steps = list(plan.steps)
         for i, step in enumerate(steps):
-            piece = hashlib.sha1(step.text.encode()).hexdigest()[:16]
+            piece = _piece_id(step.text)
             if step.channel is Channel.PASSIVE:  # offered, settled and recorded in one atomic step
                 status = self.store.offer_passive(user, message_key, piece, step.text)
                 if status != "lost":
@@ -157,6 +177,38 @@ class DeliveryService:
         self.store.park(user, step.text)
         self.store.record(user, message_key, step.channel, "failed", exc.code, len(step.text.encode()))
         return Outcome(Channel.PARK, "parked", step.text, exc.code)
+
+
+def _piece_id(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Started:
+    """The start of a delivery done in the caller's round trip: a passive piece settled there
+    (``outcome``), or the snapshot to plan from (None when it has to be read again)."""
+
+    outcome: Outcome | None = None
+    snapshot: UserSnapshot | None = None
+
+
+@dataclass(frozen=True)
+class PendingStart:
+    """What :meth:`DeliveryService.queue_start` queued: replies from ``index`` on are its own."""
+
+    store: DeliveryStore
+    index: int
+    offered: str | None  # the passive piece it tries to settle, or None: snapshot reads only
+
+    def read(self, replies: list[Any]) -> Started:
+        """Interpret the replies of the queued commands (an error reply is raised)."""
+        if self.offered is None:
+            return Started(snapshot=parse_snapshot(replies[:4]))
+        found = self.store.offered_or_read(replies[0])
+        if isinstance(found, str):
+            return Started(outcome=Outcome(Channel.PASSIVE, "sent" if found == "sent" else "duplicate",
+                                           self.offered))
+        return Started(snapshot=found)
 
 
 class _Replan(Exception):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from bot.delivery import Channel, DeliveryService, TemplateConfig
+from bot.delivery._store import _OFFER_OR_READ
 from bot.wechat.testkit import FakeWeChatServer
 from tests.edge.conftest import make_api
 
@@ -113,3 +116,60 @@ def test_long_text_spends_one_quota_per_2048_bytes(wx: FakeWeChatServer, fake_re
     assert len(wx.state.sent) == 2
     assert all(len(s.text.encode()) <= 2048 for s in wx.state.sent)
     assert svc.store.quota("u1").message_used == 2
+
+
+def _start(svc: DeliveryService, conn, user: str, key: str, texts: list[str]):
+    pipe = conn.pipeline(transaction=False)
+    pipe.get("unrelated")  # the caller's own commands come first
+    start = svc.queue_start(pipe, user, key, texts)
+    return start.read(pipe.execute(raise_on_error=False)[start.index:])
+
+
+@pytest.mark.parametrize("conn_name", ["fake_redis", "real_redis"])
+def test_a_started_passive_piece_is_settled_in_the_callers_round_trip(wx: FakeWeChatServer, clock, request,
+                                                                      conn_name) -> None:
+    conn = request.getfixturevalue(conn_name)
+    svc = service(wx, conn, clock)
+    conn.script_load(_OFFER_OR_READ)
+    svc.handoff.open("u1", "m1", deadline=NOW + 15)
+    started = _start(svc, conn, "u1", "m1", ["你好"])
+    assert started.outcome is not None and (started.outcome.channel, started.outcome.status) == ("passive", "sent")
+    assert svc.deliver("u1", "m1", ["你好"], started=started) == [started.outcome]
+    assert svc.handoff.claim("u1", "m1") == "你好"
+    again = _start(svc, conn, "u1", "m1", ["你好"])  # e.g. a re-run after a crash: settled before
+    assert again.outcome is None and again.snapshot is not None and again.snapshot.handoff_state == "taken"
+    assert svc.deliver("u1", "m1", ["你好"], started=again)[0].status == "duplicate"
+    assert wx.state.sent == []
+    assert [o["channel"] for o in svc.store.outcomes("u1")] == ["passive"]
+
+
+@pytest.mark.parametrize("conn_name", ["fake_redis", "real_redis"])
+def test_a_start_that_cannot_offer_reads_the_snapshot_instead(wx: FakeWeChatServer, clock, request,
+                                                              conn_name) -> None:
+    conn = request.getfixturevalue(conn_name)
+    svc = service(wx, conn, clock)
+    svc.store.on_user_message("u1", NOW)
+    conn.script_flush()
+    assert _start(svc, conn, "u1", "m0", ["x"]).snapshot is None  # unknown script: nothing ran, read anew
+    assert conn.script_exists(hashlib.sha1(_OFFER_OR_READ.encode()).hexdigest()) == [True]
+    # parked text: the passive reply must carry it too, so nothing is offered yet
+    svc.store.park("u1", "晚上9点倒垃圾")
+    svc.store.set_flag("u1", "refused")
+    svc.handoff.open("u1", "m1", deadline=NOW + 15)
+    started = _start(svc, conn, "u1", "m1", ["你好"])
+    assert started.outcome is None and started.snapshot is not None
+    snap = started.snapshot
+    assert (snap.handoff_state, snap.parked, snap.flags) == ("waiting", ["晚上9点倒垃圾"],
+                                                             {"unsubscribed": False, "refused": True})
+    assert snap.quota.last_message_at == NOW and snap.quota.message_used == 0
+    assert [o.channel for o in svc.deliver("u1", "m1", ["你好"], started=started)] == [Channel.PASSIVE]
+    assert svc.handoff.claim("u1", "m1") == "晚上9点倒垃圾\n\n你好"
+    # nobody waits: the snapshot, and the reply goes through the API
+    svc.store.set_flag("u1", "refused", on=False)
+    started = _start(svc, conn, "u1", "m2", ["再见"])
+    assert started.outcome is None and started.snapshot is not None and started.snapshot.handoff_state == ""
+    assert [o.channel for o in svc.deliver("u1", "m2", ["再见"], started=started)] == [Channel.CUSTOM]
+    # more than one passive piece: the plain snapshot reads
+    svc.handoff.open("u1", "m3", deadline=NOW + 15)
+    pipe = conn.pipeline(transaction=False)
+    assert svc.queue_start(pipe, "u1", "m3", ["长" * 1000]).offered is None and len(pipe) == 4
