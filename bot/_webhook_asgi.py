@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import unquote_plus
 
-__all__ = ["TEXT", "XML", "AsgiEndpoint", "BodyTooLarge", "Receive", "Reply", "Scope", "query_of", "read_body", "respond"]
+__all__ = ["TEXT", "XML", "AsgiEndpoint", "BodyTooLarge", "Receive", "Reply", "Scope", "Send", "query_of", "read_body", "respond"]
 
 TEXT = b"text/plain; charset=utf-8"
 XML = b"application/xml"

@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
@@ -33,6 +34,7 @@ from bot._webhook_asgi import (
     Receive,
     Reply,
     Scope,
+    Send,
     query_of,
     read_body,
 )
@@ -70,6 +72,33 @@ class WebhookConfig:
     @property
     def release_after_s(self) -> float:
         return self.attempt_period_s * self.max_attempts + 1.0
+
+
+class WebhookApp(Starlette):
+    """Starlette, except that a POST to the webhook path skips the router and Starlette's own error
+    and exception layers (~7 % of an ack; an exception still becomes a 500, from uvicorn). Middleware
+    added with ``add_middleware`` (the metrics) wraps the hot path too."""
+
+    def __init__(self, *, hot: tuple[str, AsgiEndpoint], **kw: Any) -> None:
+        super().__init__(**kw)
+        self._hot_path, self._hot = hot
+        self._hot_stack: Any = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == self._hot_path:
+            if self._hot_stack is None:
+                stack: Any = self._hot
+                for cls, args, kwargs in reversed(self.user_middleware):
+                    stack = cls(stack, *args, **kwargs)
+                self._hot_stack = stack
+            scope["app"] = self
+            await self._hot_stack(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    def add_middleware(self, *args: Any, **kwargs: Any) -> None:
+        super().add_middleware(*args, **kwargs)
+        self._hot_stack = None
 
 
 def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatcher,
@@ -205,7 +234,8 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             except Exception:
                 log.exception("sweep failed")
 
-    routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, AsgiEndpoint(receive), methods=["POST"])]
-    return Starlette(routes=routes, lifespan=lifespan)
+    post = AsgiEndpoint(receive)
+    routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, post, methods=["POST"])]
+    return WebhookApp(routes=routes, lifespan=lifespan, hot=(config.path, post))
 
 
