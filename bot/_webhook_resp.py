@@ -98,26 +98,30 @@ class PipelinedConnection:
         self.waiting: deque[asyncio.Future[Any]] = deque()
         self.buffer: list[bytes] = []
         self.broken: BaseException | None = None
-        self.replies = 0
+        self.progress = 0.0  # loop time of the last reply, or of a send to an idle connection
         self.task = asyncio.get_running_loop().create_task(self._read())
         self._stall_s = stall_s
-        asyncio.get_running_loop().call_later(stall_s, self._watch, -1)
+        asyncio.get_running_loop().call_later(stall_s / 2, self._watch)
 
-    def _watch(self, seen: int) -> None:
+    def _watch(self) -> None:
         """A server that stops answering (not closing) fails the calls waiting on it."""
         if self.broken is not None:
             return
-        if self.waiting and self.replies == seen:
+        loop = asyncio.get_running_loop()
+        if self.waiting and loop.time() - self.progress >= self._stall_s:
             self.fail(TimeoutError(f"no reply from Redis for {self._stall_s} s"))
             return
-        asyncio.get_running_loop().call_later(self._stall_s, self._watch, self.replies)
+        loop.call_later(self._stall_s / 2, self._watch)
 
     def send(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
         if self.broken is not None:
             raise RedisConnectionError(f"connection lost: {self.broken!r}")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if not self.waiting:
+            self.progress = loop.time()
         if not self.buffer:
-            asyncio.get_running_loop().call_soon(self._flush)
+            loop.call_soon(self._flush)
         self.buffer.append(hiredis.pack_command(command))
         self.waiting.append(future)
         return future
@@ -134,9 +138,9 @@ class PipelinedConnection:
                 if not data:
                     raise RedisConnectionError("connection closed by server")
                 self.parser.feed(data)
+                self.progress = asyncio.get_running_loop().time()
                 reply = self.parser.gets()
                 while reply is not False:
-                    self.replies += 1
                     future = self.waiting.popleft()
                     if not future.done():
                         future.set_result(reply)

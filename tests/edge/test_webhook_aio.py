@@ -156,3 +156,19 @@ def test_a_server_that_stops_answering_fails_the_waiting_calls() -> None:
         assert _run(main()) < 1.5  # failed by the watchdog (≤ 2 × stall_s), not after the 3 s pause
     finally:
         server.stop()
+
+
+def test_an_idle_connection_is_not_mistaken_for_a_stalled_one(real_redis: Any) -> None:
+    scripts = PipelinedScripts(REAL_REDIS_URL, stall_s=0.2, fallback=ThreadedScripts(real_redis, 2))
+
+    async def main() -> list[Any]:
+        try:
+            out = [await scripts.run(Call(ECHO, ["aio:idle"], ["a"]))]
+            for _ in range(6):  # idle for several watchdog periods, then a call just before a check
+                await asyncio.sleep(0.19)
+                out.append(await scripts.run(Call(ECHO, ["aio:idle"], ["b"])))
+            return out
+        finally:
+            scripts.close()
+
+    assert len(_run(main())) == 7
