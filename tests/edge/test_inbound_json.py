@@ -1,11 +1,23 @@
-"""The mailbox entry of a message: a hand-written JSON encoding that must stay complete."""
+"""Inbound messages: the XML reader (checked against defusedxml) and the mailbox entry's JSON encoding."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict
 
-from bot.wechat.inbound import Kind, WeChatMessage, parse_message
+import pytest
+from defusedxml.ElementTree import fromstring as defused_fromstring
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.wechat.inbound import (
+    MAX_FIELD_CHARS,
+    Kind,
+    MalformedMessage,
+    WeChatMessage,
+    parse_message,
+    xml_fields,
+)
 from bot.wechat.testkit.messages import MessageFactory
 
 
@@ -16,3 +28,65 @@ def test_to_json_carries_every_field_and_round_trips() -> None:
     assert WeChatMessage.from_json(msg.to_json()) == msg
     parsed = parse_message(MessageFactory().text("u2", "今天几号 <&>", msg_id=7).encode())
     assert WeChatMessage.from_json(parsed.to_json()) == parsed and parsed.text == "今天几号 <&>"
+
+
+# -- the expat reader against defusedxml's ElementTree (the oracle, a dev dependency) --------------
+
+_GOOD = ["", "你好", "a&lt;b&amp;c", "&#20320;&#x597D;", "<![CDATA[<x>&]]>", " ", "x]]y", "\u00e9",
+         "<![CDATA[a]]>tail", "1764460800"]
+_TEXTS = st.sampled_from(_GOOD * 6 + ["&undefined;", "<", "&"])
+_TAGS = st.sampled_from(["ToUserName", "FromUserName", "Content", "MsgId", "Event", "a", "A-1", "x.y"])
+
+
+@st.composite
+def _bodies(draw: st.DrawFn) -> bytes | str:
+    children = []
+    for _ in range(draw(st.integers(0, 5))):
+        tag = draw(_TAGS)
+        inner = draw(_TEXTS)
+        if draw(st.booleans()):  # a nested element: text after it is not the child's .text
+            nested = draw(_TAGS)
+            inner += f"<{nested}>{draw(_TEXTS)}</{nested}>{draw(_TEXTS)}"
+        children.append(f"<{tag}>{inner}</{tag}>")
+    root = draw(st.sampled_from(["xml", "xml", "xml", "root"]))
+    body = f"<{root}>{''.join(children)}</{root}>"
+    prefix = draw(st.sampled_from(["", "", "", "", "<?xml version='1.0' encoding='utf-8'?>", "<!DOCTYPE xml>",
+                                   '<!DOCTYPE xml [<!ENTITY a "aaaa">]>', '<!DOCTYPE x SYSTEM "file:///etc/passwd">',
+                                   "junk", " "]))
+    body = prefix + body + draw(st.sampled_from(["", "", "", " ", "<x/>", "trailing"]))
+    if draw(st.integers(0, 9)) == 0:
+        cut = draw(st.integers(0, len(body)))
+        body = body[:cut]
+    return body.encode() if draw(st.booleans()) else body
+
+
+def _oracle(body: bytes | str) -> dict[str, str] | None:
+    try:
+        root = defused_fromstring(body, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except Exception:
+        return None
+    if root.tag != "xml":
+        return None
+    return {child.tag: (child.text or "")[:MAX_FIELD_CHARS] for child in root}
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_bodies())
+def test_xml_fields_agrees_with_defusedxml(body: bytes | str) -> None:
+    expected = _oracle(body)
+    if expected is None:
+        with pytest.raises(MalformedMessage):
+            xml_fields(body)
+    else:
+        assert xml_fields(body) == expected
+
+
+def test_dtds_and_entities_are_refused_before_expansion() -> None:
+    laughs = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+              + "".join(f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i > 1 else "&lol;" * 10}">'
+                        for i in range(1, 10))
+              + ']><xml><Content>&lol9;</Content></xml>')
+    for body in (laughs, '<!DOCTYPE xml [<!ENTITY x SYSTEM "file:///etc/passwd">]><xml><a>&x;</a></xml>',
+                 '<!DOCTYPE xml SYSTEM "http://127.0.0.1:1/x.dtd"><xml><a>1</a></xml>'):
+        with pytest.raises(MalformedMessage):
+            xml_fields(body)
