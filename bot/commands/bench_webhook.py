@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: offered rates, duration per run, connections, Redis."""
     parser.add_argument("--rates", default="250,500,1000", help="offered loads in requests/s (comma-separated)")
     parser.add_argument("--seconds", type=float, default=3.0, help="duration of each offered-load run")
-    parser.add_argument("--saturate", type=int, default=3000, help="requests of the flat-out run (0: skip)")
+    parser.add_argument("--saturate", type=int, default=20000, help="requests of the flat-out run (0: skip)")
     parser.add_argument("--connections", type=int, default=64, help="client connections")
     parser.add_argument("--redis-url", default="", help="use this Redis (its DB is FLUSHED) instead of a private one")
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
