@@ -115,7 +115,8 @@ class DeliveryStore:
         """``sent`` or ``done`` (see :meth:`offer_passive`), the snapshot when it was not offered, or
         None when the script was unknown to the server (nothing ran: read the snapshot anew)."""
         if isinstance(reply, NoScriptError):
-            self._redis.script_load(_OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
+            client: Any = self._redis
+            client.script_load(_OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
             return None
         if isinstance(reply, Exception):
             raise reply

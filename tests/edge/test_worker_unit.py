@@ -88,3 +88,57 @@ def test_subscription_flags(wx: FakeWeChatServer, fake_redis, event: str) -> Non
     rt.delivery.store.set_flag("u9", "unsubscribed", event == "subscribe")
     process_entry(rt, accept(fake_redis, M.event("u9", event)))
     assert rt.delivery.store.flags("u9")["unsubscribed"] is (event == "unsubscribe")
+
+
+def _ready(conn, *users: str) -> str:
+    from bot._worker_drain import DrainSchedule
+
+    schedule = DrainSchedule(conn)
+    token = schedule.push(users[0])
+    for user in users[1:]:
+        schedule.push(user)
+    assert token is not None
+    return token
+
+
+def test_a_drainer_claims_the_next_user_in_the_previous_users_round_trip(wx: FakeWeChatServer, fake_redis,
+                                                                          monkeypatch) -> None:
+    from bot.worker import drain_ready
+
+    rt = runtime(wx, fake_redis, CountingEngine())
+    for user, texts in (("a", ["a0"]), ("b", ["b0"]), ("c", ["c0", "c1"]), ("d", ["d0"])):
+        for t in texts:
+            accept(fake_redis, M.text(user, t))
+    assert Mailbox(fake_redis).acquire("b", "someone-else", 60_000)
+    claimed: list[str] = []
+    claim = rt.mailbox.claim
+    monkeypatch.setattr(rt.mailbox, "claim", lambda user, *a: claimed.append(user) or claim(user, *a))
+    assert drain_ready(_ready(fake_redis, "a", "b", "c", "d")) == 4
+    assert claimed == ["a", "c"]  # b and d rode on the pop before them; b (leased) popped nothing
+    assert [s.text for s in wx.state.sent] == ["echo:a0", "echo:c0", "echo:c1", "echo:d0"]
+    assert fake_redis.get(keys.lease("b")) == b"someone-else"  # never two at once
+    assert not any(fake_redis.exists(keys.lease(u)) for u in "acd")
+    assert fake_redis.llen(keys.mailbox("b")) == 1
+
+
+def test_a_claim_taken_ahead_is_let_go_when_the_drainer_fails(wx: FakeWeChatServer, fake_redis,
+                                                             monkeypatch) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from bot.worker import drain_ready
+
+    rt = runtime(wx, fake_redis, CountingEngine())
+    accept(fake_redis, M.text("a", "a0"))
+    accept(fake_redis, M.text("b", "b0"))
+    pop_next = Mailbox.pop_next
+
+    def flaky(self, user, *args):  # the pop ran (and the claim of b with it), then the link broke
+        pop_next(self, user, *args)
+        raise RedisConnectionError("link down")
+
+    monkeypatch.setattr(Mailbox, "pop_next", flaky)
+    with pytest.raises(RedisConnectionError):
+        drain_ready(_ready(fake_redis, "a", "b"))
+    assert not fake_redis.exists(keys.lease("b"))  # not held until it expires: the sweeper can re-drive b
+    monkeypatch.setattr(Mailbox, "pop_next", pop_next)
+    assert drain_user("b") == 1 and rt.mailbox.claim("b", "t", 1000) is None

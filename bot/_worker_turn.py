@@ -1,0 +1,158 @@
+"""One mailbox entry through the engine: triage, the turn, its commit and its delivery (idempotent by
+message key: a re-run after a crash reuses the stored replies and never sends a piece twice)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot import _webhook_keys as keys
+from bot._delivery_transcript import TranscribedDelivery
+from bot._webhook_redis import text
+from bot._worker_inbound import Triage, triage
+from bot._worker_texts import TURN_FAILED
+from bot.delivery.service import Started
+from bot.wechat.errors import WeChatAPIError
+from bot.wechat.inbound import Kind, WeChatMessage
+
+if TYPE_CHECKING:
+    from bot.worker import EdgeRuntime
+
+log = logging.getLogger("bot.worker")  # the worker's records, as operators know them
+DONE_TTL_S = 86400
+Recorder = Callable[[Any], None]  # queues a turn's transcript record on a pipeline
+
+
+def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None) -> list[str]:
+    """Handle one mailbox entry (idempotent by message key) and deliver its replies.
+
+    ``record_on``: a pipeline the caller executes next; the delivery's transcript records are queued
+    on it (when the delivery service keeps a transcript) instead of costing a round trip here.
+    """
+    msg = WeChatMessage.from_json(entry)
+    key = msg.message_key
+    done_key = keys.turn_done(msg.user, key)
+    decision = triage(msg)
+    # One round trip: the stored outcome, and the window the user's message opens (harmless to
+    # repeat on a re-run: it is what a crash between the two used to do anyway).
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.get(done_key)
+    at = float(msg.create_time or time.time())
+    if decision.user_message:
+        rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
+    if decision.interaction:
+        rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
+    store = _pipelined_store(rt) if decision.inbound is not None else None
+    if store is not None:  # the turn's context read rides along (the lease keeps it current)
+        store.queue_load(pipe, msg.user)
+    results = pipe.execute()
+    done = results[0]
+    started: Started | None = None
+    if done is not None:
+        replies: list[str] = json.loads(text(done))
+    else:
+        loaded = store.loaded(msg.user, results[-1]) if store is not None else None
+        replies, record = _turn(rt, msg, decision, loaded)
+        started = _commit(rt, msg, done_key, replies, record)
+    if replies:
+        if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
+            rt.delivery.deliver(msg.user, key, replies, started=started, record_on=record_on)
+        else:
+            rt.delivery.deliver(msg.user, key, replies, started=started)
+    else:
+        rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
+    return replies
+
+
+def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
+            record: Recorder | None) -> Started | None:
+    """One round trip after the turn committed: the done marker, the turn's transcript record and,
+    when there are replies, the start of their delivery (after the marker is written): the passive
+    piece handed to the waiting webhook, or the delivery's snapshot of the user."""
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
+    if record is not None:
+        try:
+            record(pipe)
+        except Exception as exc:  # observability must not break the conversation
+            log.warning("transcript turn record failed: %s", type(exc).__name__)
+    recorded = len(pipe)
+    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies) if replies else None
+    results = pipe.execute(raise_on_error=False)
+    if isinstance(results[0], Exception):
+        raise results[0]
+    if any(isinstance(r, Exception) for r in results[1:recorded]):
+        log.warning("transcript turn record failed for %s", msg.message_key)
+    return start.read(results[start.index:]) if start is not None else None
+
+
+def _pipelined_store(rt: EdgeRuntime) -> Any:
+    """The engine's context store when the engine takes a pre-read context and the store can queue
+    its read on a pipeline; else None."""
+    if getattr(rt.engine, "handle_deferred", None) is None:
+        return None
+    store = getattr(rt.engine, "store", None)
+    return store if hasattr(store, "queue_load") and hasattr(store, "loaded") else None
+
+
+def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
+          loaded: Any = None) -> tuple[list[str], Recorder | None]:
+    """The turn's replies, and (engines that defer their transcript record) what queues the record."""
+    if msg.kind is Kind.EVENT:
+        _record_event(rt, msg)
+    if decision.reply is not None:
+        return [decision.reply], None
+    if decision.inbound is None:
+        return [], None
+    timer = _typing_timer(rt, msg.user) if decision.user_message else None
+    try:
+        deferred = getattr(rt.engine, "handle_deferred", None)
+        if deferred is not None:
+            result, record = deferred(decision.inbound) if loaded is None else deferred(decision.inbound,
+                                                                                        loaded=loaded)
+        else:
+            result, record = rt.engine.handle(decision.inbound), None
+        return [r for r in result.replies if r], record
+    except Exception:  # the turn degrades to a fixed answer; the message is not retried forever
+        log.exception("engine failed for %s", msg.message_key)
+        return [TURN_FAILED], None
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _typing_timer(rt: EdgeRuntime, user: str) -> threading.Timer | None:
+    """Send "typing…" once if the turn is slow (allowed: the user just wrote, the window is open)."""
+    if rt.typing_after_s <= 0:
+        return None
+
+    def show() -> None:
+        try:
+            rt.delivery.api.typing(user)
+        except WeChatAPIError as exc:
+            log.info("typing for %s refused: %s", user, exc.code)
+
+    timer = threading.Timer(rt.typing_after_s, show)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _record_event(rt: EdgeRuntime, msg: WeChatMessage) -> None:
+    store = rt.delivery.store
+    event = (msg.event or "").lower()
+    if event == "unsubscribe":
+        store.set_flag(msg.user, "unsubscribed")
+        store.record(msg.user, msg.message_key, "event", "unsubscribed")
+    elif event == "subscribe":
+        store.set_flag(msg.user, "unsubscribed", on=False)
+        store.set_flag(msg.user, "refused", on=False)
+    elif event == "templatesendjobfinish":
+        msgid = msg.extra.get("MsgID", "")
+        status = msg.extra.get("Status", "")
+        store.record(msg.user, store.template_message_key(msg.user, msgid) or f"tmpl:{msgid}", "template",
+                     "delivered" if status == "success" else f"undelivered:{status}")
