@@ -27,29 +27,60 @@ DONE_TTL_S = 86400
 Recorder = Callable[[Any], None]  # queues a turn's transcript record on a pipeline
 
 
-def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None) -> list[str]:
+class EntryRead:
+    """The first round trip of an entry: its stored outcome, the windows the user's message opens
+    (harmless to repeat on a re-run: it is what a crash between the two used to do anyway) and the
+    turn's context read (the lease keeps it current). It can ride in an earlier round trip of the
+    drainer's (:meth:`queue`, then :meth:`take`), or run on its own (:meth:`run`)."""
+
+    def __init__(self, rt: EdgeRuntime, entry: str) -> None:
+        self.entry = entry
+        self.msg = WeChatMessage.from_json(entry)
+        self.decision = triage(self.msg)
+        self.store = _pipelined_store(rt) if self.decision.inbound is not None else None
+        self._rt = rt
+        self.replies: list[Any] | None = None  # the queued commands' replies, once they ran
+
+    def queue(self, pipe: Any) -> int:
+        """Queue the reads (and window writes) on ``pipe``; returns how many commands."""
+        msg, before = self.msg, len(pipe)
+        pipe.get(keys.turn_done(msg.user, msg.message_key))
+        at = float(msg.create_time or time.time())
+        if self.decision.user_message:
+            self._rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
+        if self.decision.interaction:
+            self._rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
+        if self.store is not None:
+            self.store.queue_load(pipe, msg.user)
+        return len(pipe) - before
+
+    def take(self, replies: list[Any]) -> bool:
+        """Keep the replies of the queued commands; False (nothing kept) if one is an error."""
+        if any(isinstance(r, Exception) for r in replies):
+            return False
+        self.replies = replies
+        return True
+
+    def run(self) -> None:
+        pipe = self._rt.redis.pipeline(transaction=False)
+        self.queue(pipe)
+        self.replies = pipe.execute()
+
+
+def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: EntryRead | None = None) -> list[str]:
     """Handle one mailbox entry (idempotent by message key) and deliver its replies.
 
     ``record_on``: a pipeline the caller executes next; the delivery's transcript records are queued
     on it (when the delivery service keeps a transcript) instead of costing a round trip here.
+    ``read``: the entry's first round trip, done earlier (riding on one of the caller's).
     """
-    msg = WeChatMessage.from_json(entry)
+    if read is None or read.entry != entry or read.replies is None:
+        read = EntryRead(rt, entry)
+        read.run()
+    assert read.replies is not None
+    msg, decision, store, results = read.msg, read.decision, read.store, read.replies
     key = msg.message_key
     done_key = keys.turn_done(msg.user, key)
-    decision = triage(msg)
-    # One round trip: the stored outcome, and the window the user's message opens (harmless to
-    # repeat on a re-run: it is what a crash between the two used to do anyway).
-    pipe = rt.redis.pipeline(transaction=False)
-    pipe.get(done_key)
-    at = float(msg.create_time or time.time())
-    if decision.user_message:
-        rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
-    if decision.interaction:
-        rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
-    store = _pipelined_store(rt) if decision.inbound is not None else None
-    if store is not None:  # the turn's context read rides along (the lease keeps it current)
-        store.queue_load(pipe, msg.user)
-    results = pipe.execute()
     done = results[0]
     started: Started | None = None
     if done is not None:

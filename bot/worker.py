@@ -5,7 +5,8 @@
 ``drain_user(user)`` takes the user's lease, handles the mailbox head first, pops it only when its
 replies are delivered, renews the lease per message and releases it in the same script that finds
 the mailbox empty (so a message appended while the lease was held is never stranded). A drainer
-takes the next user's claim in the round trip of the current user's first pop. A turn's replies are
+prepares its next users (claim, then first reads) in the round trips of the current one
+(:mod:`bot._worker_ahead`). A turn's replies are
 stored by message key before delivery (:mod:`bot._worker_turn`), so a job re-run after a crash
 reuses them instead of running the engine again, and delivery marks each piece as sent: replies are
 exactly-once.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,10 +23,11 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
-from bot._webhook_redis import RedisClient, text
+from bot._webhook_redis import RedisClient
+from bot._worker_ahead import Lookahead, lease_token
 from bot._worker_drain import DrainSchedule
-from bot._worker_piggyback import Piggyback, Queued
-from bot._worker_turn import process_entry
+from bot._worker_piggyback import Piggyback
+from bot._worker_turn import EntryRead, process_entry
 from bot.delivery import DeliveryService
 from bot.queue import Mailbox, enqueue_drainer
 from runtime.turn import Inbound, TurnResult
@@ -77,104 +78,81 @@ def current() -> EdgeRuntime:
 def drain_user(user: str) -> int:
     """Handle every message in ``user``'s mailbox, in order, under the user's lease (none if another
     drainer holds it: never two at once). Returns how many were handled."""
-    return _drain_user(current(), user)[0]
+    return _drain_user(current(), user)
 
 
-@dataclass(frozen=True)
-class _Claim:
-    """A user's claim taken ahead, riding on the previous user's pop: the lease token and the mailbox
-    head (None: leased elsewhere or empty, as :meth:`Mailbox.claim` says)."""
-
-    user: str
-    token: str
-    head: str | None
-
-
-def _lease_token() -> str:
-    return f"{os.getpid()}:{os.urandom(6).hex()}"  # the pid helps operators (and tests) see who
-
-
-def _let_go(rt: EdgeRuntime, claim: _Claim | None, *, unsure: bool = False) -> None:
-    """Release a claim taken ahead that will not be drained (``unsure``: whether it ran is unknown)."""
-    if claim is not None and (unsure or claim.head is not None):
-        with contextlib.suppress(Exception):
-            rt.mailbox.release(claim.user, claim.token)
-
-
-def _drain_user(rt: EdgeRuntime, user: str, *, claimed: _Claim | None = None,
-                then: str | None = None) -> tuple[int, _Claim | None]:
-    """:func:`drain_user`, starting from ``claimed`` (this user's claim taken ahead) if given. With
-    ``then`` (the drainer's next user) that user's claim rides on this user's first pop and is
-    returned, so it costs no round trip of its own."""
-    handled, ahead = 0, None
-    try:
-        while True:
-            if claimed is not None and claimed.user != user:
-                _let_go(rt, claimed)
-                claimed = None
-            if claimed is not None:
-                token, head, claimed = claimed.token, claimed.head, None
-            else:
-                token = _lease_token()
-                head = rt.mailbox.claim(user, token, rt.lease_ttl_ms)
-            if head is None:
-                return handled, ahead
+def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> int:
+    """:func:`drain_user`; with ``ahead`` (the rest of a drainer's batch) the user may come claimed
+    and read already, and the next users' steps ride on this user's round trips."""
+    handled = 0
+    up = ahead.take(user) if ahead is not None else None
+    while True:
+        read = None
+        if up is not None and up.claimed:
+            token, head, read = up.token, up.head, up.read
+        else:
+            token = lease_token()
+            pipe = rt.redis.pipeline(transaction=False)
+            steps = ahead.board(pipe) if ahead is not None else []
+            carrier: Any = Piggyback(rt.redis, pipe, own=len(pipe))
             try:
-                count, finished, got = _drain_claimed(rt, user, token, head, then=then if ahead is None else None)
+                head = Mailbox(carrier).claim(user, token, rt.lease_ttl_ms)
             except BaseException:
-                with contextlib.suppress(Exception):
-                    rt.mailbox.release(user, token)
+                if ahead is not None:
+                    ahead.abandon(steps)
                 raise
-            ahead = ahead or got
-            handled += count
-            if finished:
-                return handled, ahead
-    except BaseException:
-        _let_go(rt, ahead)
-        raise
+            if ahead is not None:
+                ahead.land(steps, carrier.replies)
+        up = None
+        if head is None:
+            return handled
+        try:
+            count, finished = _drain_claimed(rt, user, token, head, read, ahead)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                rt.mailbox.release(user, token)
+            raise
+        handled += count
+        if finished:
+            return handled
 
 
-def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, *,
-                   then: str | None = None) -> tuple[int, bool, _Claim | None]:
-    """Drain from ``entry`` (the head, lease held); ``(handled, finished, ahead)`` — finished: lease
-    released; ahead: the claim of ``then``, queued on the first pop."""
-    handled, ahead = 0, None
+def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: EntryRead | None,
+                   ahead: Lookahead | None) -> tuple[int, bool]:
+    """Drain from ``entry`` (the head, lease held; ``read``: its first reads, if done ahead);
+    ``(handled, finished)`` — finished: lease released."""
+    handled = 0
     while True:
         records = rt.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
-        riding = None
-        if then is not None:  # first, so its reply is the first one
-            riding, then = _Claim(then, _lease_token(), None), None
-            queued: Any = Queued(records)
-            Mailbox(queued).claim(riding.user, riding.token, rt.lease_ttl_ms)
+        steps = ahead.board(records) if ahead is not None else []  # first, so their replies come first
+        own = len(records)
         try:
-            process_entry(rt, entry, record_on=records)
+            process_entry(rt, entry, record_on=records, read=read)
         except RedisError:
             raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
         except Exception:  # a poison message must not block the user's mailbox forever
             log.exception("message of %s could not be handled; removed from the mailbox", user)
             rt.delivery.store.record(user, "poison", "drop", "failed")
-        carrier: Any = Piggyback(rt.redis, records, own=1 if riding is not None else 0)
+        read = None
+        carrier: Any = Piggyback(rt.redis, records, own=own)
         try:
             status, nxt = Mailbox(carrier).pop_next(user, entry, token, rt.lease_ttl_ms)
         except BaseException:
-            _let_go(rt, riding, unsure=True)
+            if ahead is not None:
+                ahead.abandon(steps)
             raise
-        if riding is not None:
-            reply = carrier.replies[0] if carrier.replies else None
-            if isinstance(reply, Exception):  # e.g. NOSCRIPT: the next user is claimed the usual way
-                _let_go(rt, riding, unsure=True)
-            else:
-                ahead = _Claim(riding.user, riding.token, text(reply) if reply is not None else None)
+        if ahead is not None:
+            ahead.land(steps, carrier.replies)
         if status < 0:
             log.warning("lease for %s lost; stopping", user)
-            return handled, False, ahead
+            return handled, False
         if status == 0:
             log.warning("mailbox head of %s changed under us; stopping", user)
             rt.mailbox.release(user, token)
-            return handled, False, ahead
+            return handled, False
         handled += 1
         if nxt is None:
-            return handled, True, ahead
+            return handled, True
         entry = nxt
 
 
@@ -196,14 +174,12 @@ def drain_ready(token: str) -> int:
             if not users:
                 live = None  # retired by the same script that found the list empty
                 break
-            ahead: _Claim | None = None
+            ahead = Lookahead(rt, users)
             try:
-                for i, user in enumerate(users):
-                    count, ahead = _drain_user(rt, user, claimed=ahead,
-                                               then=users[i + 1] if i + 1 < len(users) else None)
-                    handled += count
+                for user in users:
+                    handled += _drain_user(rt, user, ahead)
             except BaseException:
-                _let_go(rt, ahead)
+                ahead.let_go()
                 raise
             if time.monotonic() - started >= rt.drainer_budget_s:
                 successor = schedule.handover(live)

@@ -101,23 +101,28 @@ def _ready(conn, *users: str) -> str:
     return token
 
 
-def test_a_drainer_claims_the_next_user_in_the_previous_users_round_trip(wx: FakeWeChatServer, fake_redis,
-                                                                          monkeypatch) -> None:
+def test_a_drainer_prepares_the_next_users_in_the_current_users_round_trips(wx: FakeWeChatServer, fake_redis,
+                                                                            monkeypatch) -> None:
+    from bot._worker_piggyback import Queued
+    from bot._worker_turn import EntryRead
     from bot.worker import drain_ready
 
-    rt = runtime(wx, fake_redis, CountingEngine())
-    for user, texts in (("a", ["a0"]), ("b", ["b0"]), ("c", ["c0", "c1"]), ("d", ["d0"])):
+    runtime(wx, fake_redis, CountingEngine())
+    for user, texts in (("a", ["a0"]), ("b", ["b0"]), ("c", ["c0", "c1"]), ("d", ["d0"]), ("e", ["e0"])):
         for t in texts:
             accept(fake_redis, M.text(user, t))
     assert Mailbox(fake_redis).acquire("b", "someone-else", 60_000)
-    claimed: list[str] = []
-    claim = rt.mailbox.claim
-    monkeypatch.setattr(rt.mailbox, "claim", lambda user, *a: claimed.append(user) or claim(user, *a))
-    assert drain_ready(_ready(fake_redis, "a", "b", "c", "d")) == 4
-    assert claimed == ["a", "c"]  # b and d rode on the pop before them; b (leased) popped nothing
-    assert [s.text for s in wx.state.sent] == ["echo:a0", "echo:c0", "echo:c1", "echo:d0"]
+    assert Mailbox(fake_redis).claim("nobody", "t", 1000) is None  # the server knows the script now
+    alone: list[str] = []  # claims and first reads that cost a round trip of their own
+    claim, run = Mailbox.claim, EntryRead.run
+    monkeypatch.setattr(Mailbox, "claim", lambda self, user, *a: (
+        None if isinstance(self.redis, Queued) else alone.append(f"claim {user}")) or claim(self, user, *a))
+    monkeypatch.setattr(EntryRead, "run", lambda self: alone.append(f"read {self.msg.user}") or run(self))
+    assert drain_ready(_ready(fake_redis, "a", "b", "c", "d", "e")) == 5
+    assert alone == ["claim a", "read a", "read c"]  # the batch's first user, and c's second message
+    assert [s.text for s in wx.state.sent] == ["echo:a0", "echo:c0", "echo:c1", "echo:d0", "echo:e0"]
     assert fake_redis.get(keys.lease("b")) == b"someone-else"  # never two at once
-    assert not any(fake_redis.exists(keys.lease(u)) for u in "acd")
+    assert not any(fake_redis.exists(keys.lease(u)) for u in "acde")
     assert fake_redis.llen(keys.mailbox("b")) == 1
 
 
