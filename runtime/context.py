@@ -187,6 +187,13 @@ def load_context(user: str, raw: str | bytes) -> ConversationRuntimeContext:
     import json
 
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    try:  # the common case, a current blob: pydantic-core parses and validates in one pass
+        ctx = ConversationRuntimeContext.model_validate_json(text)
+        if ctx.schema_version == SCHEMA_VERSION:
+            ctx.user = user
+            return ctx
+    except ValueError:  # ValidationError included: the path below migrates or says what is wrong
+        pass
     try:
         data = json.loads(text)
         if not isinstance(data, dict):
