@@ -71,7 +71,7 @@ class _Refused(Exception):
     pass
 
 
-def _refuse(*_args: object) -> None:
+def _refuse(*_args: object) -> Any:
     raise _Refused("DTD, entity declaration or external reference")
 
 
