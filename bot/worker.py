@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -54,10 +55,17 @@ class EdgeRuntime:
     typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
     drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
     drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
+    lanes: int = 1  # users of one batch drained side by side on this many threads
     mailbox: Mailbox = field(init=False)
+    _lane_pool: ThreadPoolExecutor | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.mailbox = Mailbox(self.redis)
+
+    def lane_pool(self) -> ThreadPoolExecutor:
+        if self._lane_pool is None:
+            self._lane_pool = ThreadPoolExecutor(max_workers=self.lanes, thread_name_prefix="wxbot-lane")
+        return self._lane_pool
 
 
 _runtime: EdgeRuntime | None = None
@@ -156,6 +164,33 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
         entry = nxt
 
 
+def _serve(rt: EdgeRuntime, users: list[str]) -> int:
+    """Drain ``users`` one after another (their next steps prepared ahead); a failure lets go of
+    the claims taken ahead."""
+    ahead = Lookahead(rt, users)
+    handled = 0
+    try:
+        for user in users:
+            handled += _drain_user(rt, user, ahead)
+    except BaseException:
+        ahead.let_go()
+        raise
+    return handled
+
+
+def _serve_batch(rt: EdgeRuntime, users: list[str]) -> int:
+    """One batch from the ready list, split into ``rt.lanes`` lanes drained side by side: a turn
+    spends most of its wall time waiting for Redis, so another user's turn runs meanwhile. Users are
+    distinct and each is drained under its own lease, so per-user order is what it was."""
+    lanes = [users[i::rt.lanes] for i in range(min(rt.lanes, len(users)))]
+    if len(lanes) <= 1:
+        return _serve(rt, users)
+    pool = rt.lane_pool()
+    futures = [pool.submit(_serve, rt, lane) for lane in lanes]
+    wait(futures)  # every lane settles before the batch counts as served, failed or not
+    return sum(f.result() for f in futures)  # re-raises the first lane's failure
+
+
 def drain_ready(token: str) -> int:
     """RQ job: a drainer. Serve users from the ready list until it stayed empty for
     ``drainer_idle_s`` (then retire, atomically with a last emptiness check) or the time budget is
@@ -174,13 +209,7 @@ def drain_ready(token: str) -> int:
             if not users:
                 live = None  # retired by the same script that found the list empty
                 break
-            ahead = Lookahead(rt, users)
-            try:
-                for user in users:
-                    handled += _drain_user(rt, user, ahead)
-            except BaseException:
-                ahead.let_go()
-                raise
+            handled += _serve_batch(rt, users)
             if time.monotonic() - started >= rt.drainer_budget_s:
                 successor = schedule.handover(live)
                 live = None

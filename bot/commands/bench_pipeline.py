@@ -31,6 +31,7 @@ TEXTS = ["今天几号", "现在几点", "今天星期几", "明天几号", "你
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: workers, message counts, connections, rates."""
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--lanes", type=int, default=2, help="users drained side by side per worker (threads)")
     parser.add_argument("-n", "--count", type=int, default=3000, help="messages of the flat-out run")
     parser.add_argument("--users", type=int, default=1000, help="distinct users")
     parser.add_argument("--connections", type=int, default=128, help="concurrent webhook requests")
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
 
 
-def _start(redis_url: str, wx_url: str, workers: int, data_dir: str) -> tuple[list[Any], int]:
+def _start(redis_url: str, wx_url: str, workers: int, data_dir: str, lanes: int = 2) -> tuple[list[Any], int]:
     from bot._bench_procs import spawn, wait_port
     from bot._bench_redis import free_port
 
@@ -53,7 +54,7 @@ def _start(redis_url: str, wx_url: str, workers: int, data_dir: str) -> tuple[li
     procs = []
     for i in range(workers):  # one at a time: concurrent first starts race on creating the SQLite tables
         procs.append(spawn(["-m", "bot.commands.worker", "--name", f"bench-{i}-{os.getpid()}",
-                            "--typing-after", "0"], env=env))
+                            "--typing-after", "0", "--lanes", str(lanes)], env=env))
         _wait_workers(redis_url, i + 1, procs[-1])
     wait_port(port, proc=hook)
     return [hook, *procs], port
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     base = {"token": TOKEN, "texts": TEXTS, "users": args.users, "timeout_s": 20.0}
     with PrivateRedis(aof=True) as redis_server, FakeWeChatServer() as wx, \
             tempfile.TemporaryDirectory(prefix="wxbot-bench-") as data_dir:
-        procs, port = _start(redis_server.url, wx.url, args.workers, data_dir)
+        procs, port = _start(redis_server.url, wx.url, args.workers, data_dir, args.lanes)
         try:
             warm = run_load(base | {"port": port, "count": 200, "connections": 16, "user_prefix": "warm"})
             if warm["passive_replies"] < 150:  # the first turns also wait for the engine to load
@@ -126,7 +127,7 @@ def _report(args: argparse.Namespace, flat: dict[str, Any], via_api: int, paced:
     paced_sent = paced["sent"]
     share = round(paced["passive_replies"] / paced_sent, 4) if paced_sent else None
     return {
-        "bench": "pipeline", "workers": args.workers,
+        "bench": "pipeline", "workers": args.workers, "lanes": args.lanes,
         "flat_out": flat | {"answered_via_api": via_api},
         "paced": paced | {"answered_via_api": paced_api},
         "baseline_forking_worker_empty_jobs": baseline,

@@ -15,6 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lease-ttl", type=float, default=60.0, help="per-user lease seconds")
     parser.add_argument("--typing-after", type=float, default=3.0,
                         help="seconds before showing 'typing…' during a slow turn (0: never)")
+    parser.add_argument("--lanes", type=int, default=2,
+                        help="users drained side by side per worker process (threads; default 2)")
     parser.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     parser.add_argument("--name", default=None, help="worker name shown in `rq info`")
 
@@ -35,6 +37,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     conn = redis_lib.Redis.from_url(settings.redis_url)
     rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
     rt.typing_after_s = args.typing_after
+    rt.lanes = max(1, args.lanes)
     queue = make_queue(conn, args.queue)
     sweeper = SweeperThread(conn, RQDispatcher(queue))
     sweeper.start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -72,11 +73,12 @@ def test_handover_starts_a_successor_only_when_work_is_left(conn: redis.Redis) -
     assert schedule.handover(successor) is None
 
 
+@pytest.mark.parametrize("lanes", [1, 2, 3])
 def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeWeChatServer,
-                                                                       conn: redis.Redis) -> None:
+                                                                       conn: redis.Redis, lanes: int) -> None:
     queue = make_queue(conn, "wxbot-test-drain")
     install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
-                        queue=queue, lease_ttl_ms=5000, typing_after_s=0))
+                        queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=lanes))
     dispatch = RQDispatcher(queue, max_drainers=1)
     for i in range(4):
         for user in ("d1", "d2", "d3"):
@@ -99,6 +101,35 @@ def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeW
     token = conn.zrange(keys.drainers(), 0, -1)[0].decode()
     assert drain_ready(token) == 4
     assert [s.text for s in wx.state.sent_to("d3", "custom")] == [f"echo:d3-{i}" for i in range(4)]
+
+
+class _RedisDiesFor(DeliveryService):
+    def deliver(self, user: str, *args: Any, **kw: Any) -> Any:
+        if user == "l2":
+            time.sleep(0.05)  # the other lane is mid-way
+            raise redis.ConnectionError("Redis went away")
+        return super().deliver(user, *args, **kw)
+
+
+def test_a_failing_lane_lets_the_other_lanes_finish_then_fails_the_drainer(wx: FakeWeChatServer,
+                                                                          conn: redis.Redis) -> None:
+    queue = make_queue(conn, "wxbot-test-drain")
+    install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=_RedisDiesFor(conn, make_api(wx, conn)),
+                        queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=2))
+    dispatch = RQDispatcher(queue, max_drainers=1)
+    for i in range(3):
+        for user in ("l1", "l2", "l3", "l4"):
+            admit(conn, dispatch, M.text(user, f"{user}-{i}"))
+    token = conn.zrange(keys.drainers(), 0, -1)[0].decode()
+    with pytest.raises(redis.ConnectionError):
+        drain_ready(token)
+    # lane one (l1, l3) was served in full while lane two failed on l2's first message
+    for user in ("l1", "l3"):
+        assert [s.text for s in wx.state.sent_to(user, "custom")] == [f"echo:{user}-{i}" for i in range(3)]
+    assert conn.llen(keys.mailbox("l2")) == 3 and wx.state.sent_to("l2", "custom") == []  # kept, not lost
+    assert conn.zcard(keys.drainers()) == 0  # the slot is freed; the sweeper re-drives l2 and l4
+    assert not any(conn.exists(keys.lease(u)) for u in ("l1", "l3", "l4"))  # l4's claim taken ahead: let go
+    assert conn.llen(keys.mailbox("l4")) == 3 and wx.state.sent_to("l4", "custom") == []
 
 
 def test_a_message_appended_while_the_lease_is_held_is_never_stranded(wx: FakeWeChatServer,

@@ -93,13 +93,21 @@ def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int,
     assert wait_until(lambda: len(custom()) >= total, 90, interval=0.25), len(custom())
     threading.Event().wait(1.0)
     expected = [f"echo:{i}" for i in range(per_user)]
+    doubled = 0
     for name in names:
-        pushed = [s.text for s in wx.state.sent_to(name, "custom")]
+        got = [s.text for s in wx.state.sent_to(name, "custom")]
+        pushed = [t for i, t in enumerate(got) if i == 0 or got[i - 1] != t]
         assert pushed == [t for t in expected if t in pushed], name  # API replies in order
-        assert sorted(pushed + passive[name], key=expected.index) == expected, name  # none lost or doubled
-        processed = [o["msg"] for o in DeliveryStore(conn).outcomes(name) if o["status"] == "sent"]
+        assert sorted(pushed + passive[name], key=expected.index) == expected, name  # none lost
+        outcomes = DeliveryStore(conn).outcomes(name)
+        # the kill may also catch the worker's other lane inside a WeChat call: a piece is sent twice
+        # only then, and it is recorded
+        assert len(got) - len(pushed) <= sum(o["status"] == "resent_uncertain" for o in outcomes), (name, got)
+        doubled += len(got) - len(pushed)
+        processed = [o["msg"] for o in outcomes if o["status"] == "sent"]
         assert processed == sorted(processed, key=lambda k: int(k[1:])), name  # handled in arrival order
-    assert len(custom()) == total
+    assert len(custom()) == total + doubled
+    assert kill or doubled == 0  # without a kill, nothing is ever sent twice
 
 
 @pytest.mark.slow
