@@ -13,8 +13,8 @@ the list empty, and a push checks the drainer count in the same script that appe
 
 from __future__ import annotations
 
+import os
 import time
-import uuid
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script, text
@@ -56,7 +56,7 @@ return 0
 
 
 def new_token() -> str:
-    return uuid.uuid4().hex[:16]
+    return os.urandom(8).hex()  # 16 hex digits; the admit makes one per message
 
 
 def _now_ms() -> int:

@@ -67,6 +67,10 @@ class WeChatMessage:
         return cls(**data)
 
 
+_KNOWN = frozenset({"FromUserName", "ToUserName", "MsgType", "CreateTime", "MsgId", "Content", "Recognition",
+                    "Event", "EventKey"})
+
+
 class _Refused(Exception):
     pass
 
@@ -149,12 +153,10 @@ def parse_message(body: bytes | str) -> WeChatMessage:
     if not 0 <= create_time < 2**32:
         raise MalformedMessage("CreateTime out of range")
     kind = Kind(raw_kind) if raw_kind in Kind._value2member_map_ else Kind.UNKNOWN
-    known = {"FromUserName", "ToUserName", "MsgType", "CreateTime", "MsgId", "Content", "Recognition",
-             "Event", "EventKey"}
     return WeChatMessage(
         user=user, account=account, kind=kind, create_time=create_time,
         msg_id=f.get("MsgId") or None, text=f.get("Content", ""),
         recognition=(f.get("Recognition") or None) if kind is Kind.VOICE else None,
         event=f.get("Event") or None, key=f.get("EventKey") or None,
-        extra={k: v for k, v in f.items() if k not in known},
+        extra={k: v for k, v in f.items() if k not in _KNOWN},
     )
