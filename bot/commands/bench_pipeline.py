@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: workers, message counts, connections, rates."""
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--lanes", type=int, default=2, help="users drained side by side per worker (threads)")
-    parser.add_argument("-n", "--count", type=int, default=3000, help="messages of the flat-out run")
+    parser.add_argument("-n", "--count", type=int, default=10000, help="messages of the flat-out run")
     parser.add_argument("--users", type=int, default=1000, help="distinct users")
     parser.add_argument("--connections", type=int, default=128, help="concurrent webhook requests")
     parser.add_argument("--passive-rate", type=float, default=200.0, help="offered msg/s of the passive run")
