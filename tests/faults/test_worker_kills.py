@@ -84,7 +84,7 @@ def clean(db6: redis.Redis) -> Iterator[redis.Redis]:
 
 
 def test_sigkill_workers_repeatedly_nothing_lost_or_doubled(clean: redis.Redis, wx: FakeWeChatServer) -> None:
-    _run(clean, wx, users=40, per_user=10, kill_every=1.2)
+    _run(clean, wx, users=40, per_user=10, kill_every=0.6, turn_s=0.02)
 
 
 @pytest.mark.slow
