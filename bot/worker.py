@@ -17,9 +17,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
@@ -34,6 +35,7 @@ from bot.queue import Mailbox, enqueue_drainer
 from runtime.turn import Inbound, TurnResult
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class TurnEngine(Protocol):
@@ -103,14 +105,7 @@ def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> i
             pipe = rt.redis.pipeline(transaction=False)
             steps = ahead.board(pipe) if ahead is not None else []
             carrier: Any = Piggyback(rt.redis, pipe, own=len(pipe))
-            try:
-                head = Mailbox(carrier).claim(user, token, rt.lease_ttl_ms)
-            except BaseException:
-                if ahead is not None:
-                    ahead.abandon(steps)
-                raise
-            if ahead is not None:
-                ahead.land(steps, carrier.replies)
+            head = _carried(ahead, steps, carrier, Mailbox(carrier).claim, user, token, rt.lease_ttl_ms)
         up = None
         if head is None:
             return handled
@@ -123,6 +118,20 @@ def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> i
         handled += count
         if finished:
             return handled
+
+
+def _carried(ahead: Lookahead | None, steps: list[Any], carrier: Any, call: Callable[..., T], *args: Any) -> T:
+    """Run ``call(*args)``, whose round trip also carries the lookahead's ``steps``: land their replies,
+    or abandon them when the round trip fails (its claims may or may not have run)."""
+    if ahead is None:
+        return call(*args)
+    try:
+        out = call(*args)
+    except BaseException:
+        ahead.abandon(steps)
+        raise
+    ahead.land(steps, carrier.replies)
+    return out
 
 
 def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: EntryRead | None,
@@ -143,14 +152,8 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
             rt.delivery.store.record(user, "poison", "drop", "failed")
         read = None
         carrier: Any = Piggyback(rt.redis, records, own=own)
-        try:
-            status, nxt = Mailbox(carrier).pop_next(user, entry, token, rt.lease_ttl_ms)
-        except BaseException:
-            if ahead is not None:
-                ahead.abandon(steps)
-            raise
-        if ahead is not None:
-            ahead.land(steps, carrier.replies)
+        status, nxt = _carried(ahead, steps, carrier, Mailbox(carrier).pop_next, user, entry, token,
+                               rt.lease_ttl_ms)
         if status < 0:
             log.warning("lease for %s lost; stopping", user)
             return handled, False
