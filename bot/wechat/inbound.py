@@ -55,10 +55,10 @@ class WeChatMessage:
 
     def to_json(self) -> str:
         # by hand, not dataclasses.asdict (which deep-copies every value): this runs per request
-        return json.dumps({"user": self.user, "account": self.account, "kind": self.kind.value,
-                           "create_time": self.create_time, "msg_id": self.msg_id, "text": self.text,
-                           "recognition": self.recognition, "event": self.event, "key": self.key,
-                           "extra": dict(self.extra)}, ensure_ascii=False)
+        return _ENTRY_JSON.encode({"user": self.user, "account": self.account, "kind": self.kind.value,
+                                   "create_time": self.create_time, "msg_id": self.msg_id, "text": self.text,
+                                   "recognition": self.recognition, "event": self.event, "key": self.key,
+                                   "extra": dict(self.extra)})
 
     @classmethod
     def from_json(cls, raw: str | bytes) -> WeChatMessage:
@@ -67,6 +67,7 @@ class WeChatMessage:
         return cls(**data)
 
 
+_ENTRY_JSON = json.JSONEncoder(ensure_ascii=False)  # built once: json.dumps with options builds one per call
 _KNOWN = frozenset({"FromUserName", "ToUserName", "MsgType", "CreateTime", "MsgId", "Content", "Recognition",
                     "Event", "EventKey"})
 
