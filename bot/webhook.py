@@ -236,6 +236,8 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
 
     post = AsgiEndpoint(receive)
     routes = [Route(config.path, verify, methods=["GET"]), Route(config.path, post, methods=["POST"])]
-    return WebhookApp(routes=routes, lifespan=lifespan, hot=(config.path, post))
+    app = WebhookApp(routes=routes, lifespan=lifespan, hot=(config.path, post))
+    app.state.scripts = io  # which Redis adapter the requests use (inspection, tests)
+    return app
 
 
