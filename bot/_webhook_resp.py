@@ -62,8 +62,8 @@ class RedisAddress:
         if hello:
             writer.write(b"".join(hiredis.pack_command(c) for c in hello))
             try:
-                replies = await asyncio.wait_for(read_replies(reader, hiredis.Reader(), len(hello)),
-                                                 self.timeout_s)
+                parser = hiredis.Reader(protocolError=RedisConnectionError)
+                replies = await asyncio.wait_for(read_replies(reader, parser, len(hello)), self.timeout_s)
             except (OSError, TimeoutError, RedisError) as exc:
                 writer.close()
                 raise RedisConnectionError(f"Redis connection set-up failed: {exc!r}") from exc
@@ -94,7 +94,7 @@ class PipelinedConnection:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_s: float) -> None:
         self.reader, self.writer = reader, writer
-        self.parser = hiredis.Reader(replyError=ResponseError)
+        self.parser = hiredis.Reader(protocolError=RedisConnectionError, replyError=ResponseError)
         self.waiting: deque[asyncio.Future[Any]] = deque()
         self.buffer: list[bytes] = []
         self.broken: BaseException | None = None

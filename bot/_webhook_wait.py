@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import hiredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from bot import _webhook_keys as keys
@@ -88,7 +89,7 @@ class SubscribedNotifier(ReplyNotifier):
             writer = None
             try:
                 reader, writer = await self._address.open()
-                parser = hiredis.Reader()
+                parser = hiredis.Reader(protocolError=RedisConnectionError)
                 subscribe: tuple[Any, ...] = ("SUBSCRIBE", channel)
                 writer.write(hiredis.pack_command(subscribe))
                 await read_replies(reader, parser, 1)

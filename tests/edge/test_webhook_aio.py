@@ -172,3 +172,26 @@ def test_an_idle_connection_is_not_mistaken_for_a_stalled_one(real_redis: Any) -
             scripts.close()
 
     assert len(_run(main())) == 7
+
+
+def test_a_server_speaking_garbage_fails_the_calls_at_once() -> None:
+    async def main() -> float:
+        async def garbage(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.read(1024)
+            writer.write(b"!not RESP\r\n")
+            await writer.drain()
+
+        server = await asyncio.start_server(garbage, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        scripts = PipelinedScripts(f"redis://127.0.0.1:{port}/0", stall_s=5.0,
+                                   fallback=ThreadedScripts(redis.Redis(), 1))
+        started = asyncio.get_running_loop().time()
+        try:
+            with pytest.raises(RedisConnectionError):
+                await scripts.run(Call(ECHO, ["k"], ["x"]))
+            return asyncio.get_running_loop().time() - started
+        finally:
+            scripts.close()
+            server.close()
+
+    assert _run(main()) < 1.0  # the protocol error, not the 5 s stall watchdog
