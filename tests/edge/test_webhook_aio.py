@@ -177,9 +177,12 @@ def test_an_idle_connection_is_not_mistaken_for_a_stalled_one(real_redis: Any) -
 def test_a_server_speaking_garbage_fails_the_calls_at_once() -> None:
     async def main() -> float:
         async def garbage(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            await reader.read(1024)
-            writer.write(b"!not RESP\r\n")
-            await writer.drain()
+            try:
+                await reader.read(1024)
+                writer.write(b"!not RESP\r\n")
+                await reader.read()  # until the client hangs up
+            finally:
+                writer.close()
 
         server = await asyncio.start_server(garbage, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
@@ -192,6 +195,8 @@ def test_a_server_speaking_garbage_fails_the_calls_at_once() -> None:
             return asyncio.get_running_loop().time() - started
         finally:
             scripts.close()
+            await asyncio.sleep(0.05)  # the handler sees the hang-up and closes its side
             server.close()
+            await server.wait_closed()
 
     assert _run(main()) < 1.0  # the protocol error, not the 5 s stall watchdog
