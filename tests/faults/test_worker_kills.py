@@ -47,13 +47,17 @@ def _run(conn: redis.Redis, wx: FakeWeChatServer, *, users: int, per_user: int, 
             t.start()
         for t in senders:
             t.join()
-        wait_until(lambda: sum(1 for s in wx.state.sent if s.kind == "custom") >= users * per_user, 20)
+        expected = [f"echo:{i}" for i in range(per_user)]
+
+        def all_answered() -> bool:  # every user's every reply, at least once (a count would let doubles hide a loss)
+            return all(set(expected) <= {s.text for s in wx.state.sent_to(n, "custom")} for n in names)
+
+        wait_until(all_answered, 20, 0.25)
         killer.stop()
-        total = users * per_user
-        done = wait_until(lambda: sum(1 for s in wx.state.sent if s.kind == "custom") >= total, 60, 0.25)
+        done = wait_until(all_answered, 60, 0.25)
         if not done:
-            missing = {n: (conn.llen(keys.mailbox(n)), len(wx.state.sent_to(n, "custom"))) for n in names
-                       if len(wx.state.sent_to(n, "custom")) < per_user}
+            missing = {n: (conn.llen(keys.mailbox(n)), sorted(set(expected) - {s.text for s in wx.state.sent_to(n, "custom")}))
+                       for n in names if not set(expected) <= {s.text for s in wx.state.sent_to(n, "custom")}}
             pytest.fail(f"missing replies (mailbox length, delivered): {missing}; killed={pool.killed}; "
                         f"queue={conn.llen('rq:queue:wxbot')}")
         threading.Event().wait(1.5)  # anything doubled would show up now
@@ -63,7 +67,6 @@ def _run(conn: redis.Redis, wx: FakeWeChatServer, *, users: int, per_user: int, 
         hook.stop()
     assert failures == []
     assert pool.killed >= 3
-    expected = [f"echo:{i}" for i in range(per_user)]
     store = DeliveryStore(conn)
     resent = doubled = 0
     for name in names:
