@@ -53,7 +53,10 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> list[str]:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
-        err = p.stderr.read().decode(errors="replace") if p.stderr else ""
+        err = ""
+        if p.stderr is not None:
+            err = p.stderr.read().decode(errors="replace")
+            p.stderr.close()
         if "Traceback" in err:
             crashes.append(err[-2000:])
     return crashes

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot._bench_procs import stop
 from bot._webhook_aio import script_runner
 from bot._webhook_crypto import WebhookSecrets
 from bot.delivery import DeliveryService
@@ -85,20 +86,8 @@ def start_workers(wx: FakeWeChatServer, n: int, *, lease_ttl: float = 3.0) -> li
 
 
 def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
-    for p in procs:
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-        if p.stderr is not None:
-            err = p.stderr.read().decode(errors="replace")
-            p.stderr.close()
-            if "Traceback" in err:
-                print(err[-3000:])
+    for err in stop(procs):  # the crash tails, for the test log
+        print(err)
 
 
 def wait_until(pred: Callable[[], bool], timeout: float, interval: float = 0.05) -> bool:

@@ -15,8 +15,8 @@ import redis
 
 from bot._bench_redis import PrivateRedis
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.edge._stack import start_webhook
-from tests.faults._stack import TOKEN, Every, WorkerPool, wait_until
+from tests.edge._stack import start_webhook, wait_until
+from tests.faults._stack import TOKEN, Every, WorkerPool
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

@@ -16,8 +16,8 @@ import redis
 from bot import _webhook_keys as keys
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.edge._stack import start_webhook
-from tests.faults._stack import FAULTS_REDIS_URL, LONG, TOKEN, Every, WorkerPool, wait_until
+from tests.edge._stack import start_webhook, wait_until
+from tests.faults._stack import FAULTS_REDIS_URL, LONG, TOKEN, Every, WorkerPool
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
