@@ -15,6 +15,8 @@ from bot.wechat.inbound import (
     Kind,
     MalformedMessage,
     WeChatMessage,
+    _expat_fields,
+    _flat_fields,
     parse_message,
     xml_fields,
 )
@@ -90,3 +92,52 @@ def test_dtds_and_entities_are_refused_before_expansion() -> None:
                  '<!DOCTYPE xml SYSTEM "http://127.0.0.1:1/x.dtd"><xml><a>1</a></xml>'):
         with pytest.raises(MalformedMessage):
             xml_fields(body)
+
+
+# -- the flat-shape reader: where it reads a body, it must read what expat (and defusedxml) read ----
+
+_FLAT_TEXTS = st.sampled_from(["", "你好", "1764460800", "a]b", "a]]b", "]]", "x]]>y", "<x>", "a&b", "\r\n", "a\nb",
+                               "\x01", "\ufffe", "\t", "é", "😀", "<![CDATA[", "]", "]]]", "a" * 9000])
+
+
+@st.composite
+def _flat_bodies(draw: st.DrawFn) -> bytes | str:
+    parts = ["<xml>"]
+    for _ in range(draw(st.integers(0, 7))):
+        tag = draw(st.sampled_from(["ToUserName", "FromUserName", "Content", "MsgId", "a_1", "A", "1a", "x-y", "名"]))
+        inner = "".join(draw(st.lists(_FLAT_TEXTS, max_size=3)))
+        if draw(st.booleans()):  # CDATA, sometimes split the way WeChat escapes "]]>"
+            inner = "<![CDATA[" + inner.replace("]]>", draw(st.sampled_from(["]]]]><![CDATA[>", "]]>"]))) + "]]>"
+            if draw(st.integers(0, 4)) == 0:
+                inner += draw(st.sampled_from(["<![CDATA[b]]>", "tail", " "]))
+        parts.append(f"<{tag}>{inner}</{draw(st.sampled_from([tag, tag, tag, 'Other']))}>")
+        parts.append(draw(st.sampled_from(["", "", "\n", " \t", "\r\n", "x"])))
+    parts.append("</xml>" + draw(st.sampled_from(["", "", "\n", "\r\n", "<a/>"])))
+    body = draw(st.sampled_from(["", "", "", " ", "\ufeff"])) + "".join(parts)
+    encoding = draw(st.sampled_from(["utf-8", "utf-8", "str", "latin-1", "utf-16"]))
+    if encoding == "str":
+        return body
+    return body.encode(encoding, errors="replace")
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_flat_bodies())
+def test_flat_reader_reads_what_expat_and_defusedxml_read(body: bytes | str) -> None:
+    expected = _oracle(body)
+    flat = _flat_fields(body)
+    if flat is not None:
+        assert flat == expected == _expat_fields(body)
+    if expected is None:
+        with pytest.raises(MalformedMessage):
+            xml_fields(body)
+    else:
+        assert xml_fields(body) == expected
+
+
+def test_real_messages_take_the_flat_reader() -> None:
+    factory = MessageFactory()
+    for body in (factory.text("oUser", "今天 <b>&amp; 几号", msg_id=7), factory.event("oUser", "CLICK", key="M1"),
+                 factory.text("oUser", "a]]b\nc", msg_id=8), factory.location("oUser", msg_id=9)):
+        assert _flat_fields(body.encode()) == _expat_fields(body.encode())
+    split = factory.text("oUser", "a]]>b", msg_id=10).encode()  # "]]>" escaped as two CDATA sections
+    assert _flat_fields(split) is None and xml_fields(split)["Content"] == "a]]>b"
