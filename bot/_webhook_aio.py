@@ -94,13 +94,14 @@ class PipelinedScripts:
                 self._connecting = None
 
     async def _connect(self) -> PipelinedConnection:
-        reader, writer = await self.address.open()
-        self._conn = PipelinedConnection(reader, writer, self._stall_s)
+        self._conn = await self.address.connect(self._stall_s)
         return self._conn
 
     async def run(self, call: Call) -> Any:
-        sha = script_sha(call.script)
-        reply = await (await self._connection()).send(("EVALSHA", sha, len(call.keys), *call.keys, *call.args))
+        conn = self._conn
+        if conn is None or conn.broken is not None:
+            conn = await self._connection()
+        reply = await conn.send(("EVALSHA", script_sha(call.script), len(call.keys), *call.keys, *call.args))
         if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
             reply = await (await self._connection()).send(("EVAL", call.script, len(call.keys), *call.keys,
                                                            *call.args))
@@ -116,7 +117,6 @@ class PipelinedScripts:
 
     def close(self) -> None:
         if self._conn is not None:
-            self._conn.task.cancel()
             self._conn.fail(RedisConnectionError("closed"))
         self._fallback.close()
 

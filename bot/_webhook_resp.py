@@ -1,4 +1,4 @@
-"""A minimal RESP client on asyncio streams for the webhook's hot path (``hiredis`` packs and parses).
+"""A minimal RESP client on asyncio for the webhook's hot path (``hiredis`` packs and parses).
 
 :class:`RedisAddress` is where and how to connect (``redis://`` or ``unix://`` URL: host, port,
 user, password, DB) and performs the set-up (AUTH, SELECT); :class:`PipelinedConnection` pipelines
@@ -44,8 +44,16 @@ class RedisAddress:
                    password=unquote(parts.password) if parts.password else None,
                    db=int(db or 0), timeout_s=timeout_s)
 
+    def _hello(self) -> list[tuple[Any, ...]]:
+        hello: list[tuple[Any, ...]] = []
+        if self.password is not None:
+            hello.append(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
+        if self.db:
+            hello.append(("SELECT", self.db))
+        return hello
+
     async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """A connection that is logged in and on the right DB."""
+        """A stream connection that is logged in and on the right DB (the notifier's)."""
         try:
             if self.unix_path:
                 opened = asyncio.open_unix_connection(self.unix_path)
@@ -54,11 +62,7 @@ class RedisAddress:
             reader, writer = await asyncio.wait_for(opened, self.timeout_s)
         except (OSError, TimeoutError) as exc:
             raise RedisConnectionError(f"cannot connect to Redis: {exc!r}") from exc
-        hello: list[tuple[Any, ...]] = []
-        if self.password is not None:
-            hello.append(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
-        if self.db:
-            hello.append(("SELECT", self.db))
+        hello = self._hello()
         if hello:
             writer.write(b"".join(hiredis.pack_command(c) for c in hello))
             try:
@@ -67,11 +71,36 @@ class RedisAddress:
             except (OSError, TimeoutError, RedisError) as exc:
                 writer.close()
                 raise RedisConnectionError(f"Redis connection set-up failed: {exc!r}") from exc
-            refused = [r for r in replies if isinstance(r, Exception)]
-            if refused:
-                writer.close()
-                raise RedisConnectionError(f"Redis refused the connection set-up: {refused[0]}")
+            _check_hello(replies, writer.close)
         return reader, writer
+
+    async def connect(self, stall_s: float) -> PipelinedConnection:
+        """A pipelined connection that is logged in and on the right DB (the scripts')."""
+        loop = asyncio.get_running_loop()
+        try:
+            if self.unix_path:
+                made = loop.create_unix_connection(lambda: PipelinedConnection(stall_s), self.unix_path)
+            else:
+                made = loop.create_connection(lambda: PipelinedConnection(stall_s), self.host, self.port)
+            _, conn = await asyncio.wait_for(made, self.timeout_s)
+        except (OSError, TimeoutError) as exc:
+            raise RedisConnectionError(f"cannot connect to Redis: {exc!r}") from exc
+        hello = self._hello()
+        if hello:
+            try:
+                replies = await asyncio.wait_for(asyncio.gather(*(conn.send(c) for c in hello)), self.timeout_s)
+            except (OSError, TimeoutError, RedisError) as exc:
+                conn.fail(exc)
+                raise RedisConnectionError(f"Redis connection set-up failed: {exc!r}") from exc
+            _check_hello(replies, lambda: conn.fail(RedisConnectionError("set-up refused")))
+        return conn
+
+
+def _check_hello(replies: list[Any], close: Any) -> None:
+    refused = [r for r in replies if isinstance(r, Exception)]
+    if refused:
+        close()
+        raise RedisConnectionError(f"Redis refused the connection set-up: {refused[0]}")
 
 
 async def read_replies(reader: asyncio.StreamReader, parser: Any, n: int) -> list[Any]:
@@ -89,64 +118,71 @@ async def read_replies(reader: asyncio.StreamReader, parser: Any, n: int) -> lis
     return out
 
 
-class PipelinedConnection:
-    """One RESP connection: writes are coalesced per loop tick, replies resolve futures in order."""
+class PipelinedConnection(asyncio.Protocol):
+    """One RESP connection: writes are coalesced per loop tick, replies resolve futures in order.
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_s: float) -> None:
-        self.reader, self.writer = reader, writer
+    A protocol, not streams: replies are parsed in ``data_received`` as they arrive, without a
+    reader task to wake and a stream buffer to copy through (both per batch of replies)."""
+
+    def __init__(self, stall_s: float) -> None:
         self.parser = hiredis.Reader(protocolError=RedisConnectionError, replyError=ResponseError)
         self.waiting: deque[asyncio.Future[Any]] = deque()
         self.buffer: list[bytes] = []
         self.broken: BaseException | None = None
+        self.transport: asyncio.Transport | None = None
+        self._loop = asyncio.get_running_loop()
         self.progress = 0.0  # loop time of the last reply, or of a send to an idle connection
-        self.task = asyncio.get_running_loop().create_task(self._read())
         self._stall_s = stall_s
-        asyncio.get_running_loop().call_later(stall_s / 2, self._watch)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self._loop.call_later(self._stall_s / 2, self._watch)
 
     def _watch(self) -> None:
         """A server that stops answering (not closing) fails the calls waiting on it."""
         if self.broken is not None:
             return
-        loop = asyncio.get_running_loop()
-        if self.waiting and loop.time() - self.progress >= self._stall_s:
+        if self.waiting and self._loop.time() - self.progress >= self._stall_s:
             self.fail(TimeoutError(f"no reply from Redis for {self._stall_s} s"))
             return
-        loop.call_later(self._stall_s / 2, self._watch)
+        self._loop.call_later(self._stall_s / 2, self._watch)
 
     def send(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
         if self.broken is not None:
             raise RedisConnectionError(f"connection lost: {self.broken!r}")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = self._loop.create_future()
         if not self.waiting:
-            self.progress = loop.time()
+            self.progress = self._loop.time()
         if not self.buffer:
-            loop.call_soon(self._flush)
+            self._loop.call_soon(self._flush)
         self.buffer.append(hiredis.pack_command(command))
         self.waiting.append(future)
         return future
 
     def _flush(self) -> None:
-        if self.buffer and self.broken is None:
-            self.writer.write(b"".join(self.buffer))
+        if self.buffer and self.broken is None and self.transport is not None:
+            self.transport.write(b"".join(self.buffer))
         self.buffer.clear()
 
-    async def _read(self) -> None:
+    def data_received(self, data: bytes) -> None:
+        self.progress = self._loop.time()
         try:
-            while True:
-                data = await self.reader.read(65536)
-                if not data:
-                    raise RedisConnectionError("connection closed by server")
-                self.parser.feed(data)
-                self.progress = asyncio.get_running_loop().time()
+            self.parser.feed(data)
+            reply = self.parser.gets()
+            while reply is not False:
+                future = self.waiting.popleft()
+                if not future.done():
+                    future.set_result(reply)
                 reply = self.parser.gets()
-                while reply is not False:
-                    future = self.waiting.popleft()
-                    if not future.done():
-                        future.set_result(reply)
-                    reply = self.parser.gets()
-        except (OSError, RedisError, IndexError, asyncio.CancelledError) as exc:
+        except (RedisError, IndexError) as exc:  # garbage, or a reply nobody asked for
             self.fail(exc)
+
+    def eof_received(self) -> bool:
+        self.fail(RedisConnectionError("connection closed by server"))
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.fail(exc or RedisConnectionError("connection closed by server"))
 
     def fail(self, exc: BaseException) -> None:
         if self.broken is None:
@@ -155,4 +191,5 @@ class PipelinedConnection:
             future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(RedisConnectionError(f"connection lost: {exc!r}"))
-        self.writer.close()
+        if self.transport is not None:
+            self.transport.close()
