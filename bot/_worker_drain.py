@@ -13,6 +13,7 @@ the list empty, and a push checks the drainer count in the same script that appe
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 
@@ -55,8 +56,22 @@ return 0
 """
 
 
-def new_token() -> str:
-    return os.urandom(8).hex()  # 16 hex digits; the admit makes one per message
+class _Tokens:
+    """Unique drainer tokens: a random prefix per process and a counter. The admit makes one per
+    message; a ``getrandom`` call each was ~1 % of an ack. A forked child draws its own prefix."""
+
+    def __init__(self) -> None:
+        self.reset()
+        os.register_at_fork(after_in_child=self.reset)
+
+    def reset(self) -> None:
+        self.prefix, self.count = os.urandom(6).hex(), itertools.count()
+
+    def __call__(self) -> str:
+        return f"{self.prefix}{next(self.count):x}"
+
+
+new_token = _Tokens()
 
 
 def _now_ms() -> int:

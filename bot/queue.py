@@ -10,8 +10,7 @@ order, never two at once, at-least-once.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from rq import Queue
 
@@ -114,8 +113,7 @@ return out
 """
 
 
-@dataclass(frozen=True)
-class Admitted:
+class Admitted(NamedTuple):
     """What :meth:`Mailbox.admit` found: rate-limited, or the hand-off state and attempt number.
 
     ``claimed`` is True when this call set the user's drain-pending flag: the caller must then

@@ -8,7 +8,7 @@ the sweeper hands it to the API path).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import Call, RedisClient, run_script
@@ -75,8 +75,7 @@ def state_text(reply: list[bytes | str]) -> tuple[str, str]:
     return _s(reply[0]), _s(reply[1])
 
 
-@dataclass(frozen=True)
-class Opened:
+class Opened(NamedTuple):
     """The state a webhook attempt found: ``first`` is True only for the first delivery."""
 
     state: str
