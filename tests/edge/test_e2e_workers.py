@@ -59,20 +59,21 @@ def test_text_reply_slow_retry_and_slower_api(d: WebhookDriver, workers, wx: Fak
 
 def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int, per_user: int,
           kill: bool) -> None:
-    d = WebhookDriver(hook.url, TOKEN, attempts=1, attempt_timeout_s=10)
     names = [f"load{i:02d}" for i in range(users)]
     passive: dict[str, list[str]] = {name: [] for name in names}
 
     def text(n: int, i: int) -> str:
         return f"sleep:2 {i}" if kill and n == 0 and i == 5 else str(i)
 
-    def send(n: int) -> None:
-        for i in range(per_user):
-            res = d.post_once(M.text(names[n], text(n, i)))
-            assert res.status_code == 200
-            reply = d.reply_text(res.text)
-            if reply is not None:  # the worker was faster than the webhook's release: passive
-                passive[names[n]].append(reply)
+    def send(n: int) -> None:  # a client per sender, as WeChat's servers: one httpx client shared by
+        # 50 threads once failed a read with EBADF (a socket closed under a reading thread)
+        with WebhookDriver(hook.url, TOKEN, attempts=1, attempt_timeout_s=10) as d:
+            for i in range(per_user):
+                res = d.post_once(M.text(names[n], text(n, i)))
+                assert res.status_code == 200
+                reply = d.reply_text(res.text)
+                if reply is not None:  # the worker was faster than the webhook's release: passive
+                    passive[names[n]].append(reply)
 
     threads = [threading.Thread(target=send, args=(n,)) for n in range(users)]
     for t in threads:
@@ -85,7 +86,6 @@ def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int,
         os.kill(pid, signal.SIGKILL)
     for t in threads:
         t.join()
-    d.close()
     total = users * per_user - sum(map(len, passive.values()))
     def custom() -> list[Any]:
         return [s for s in wx.state.sent if s.kind == "custom"]
