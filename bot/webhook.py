@@ -147,9 +147,8 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
 
     async def _accept(query: dict[str, str], msg: WeChatMessage, waits: bool, started: float,
                       woken: asyncio.Event | None) -> Reply:
-        now = clock()
         try:
-            admitted = await _admit(msg, waits, now)
+            admitted = await _admit(msg, waits, clock())
         except RedisError as exc:  # not accepted: WeChat retries, nothing was promised
             log.warning("redis unavailable, message not accepted: %s", type(exc).__name__)
             return 503, b"unavailable", TEXT

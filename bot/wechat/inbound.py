@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from json.encoder import encode_basestring
 from typing import Any
 from xml.parsers import expat
 
