@@ -44,8 +44,15 @@ async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
     for name, value in scope.get("headers", ()):
         if name == b"content-length" and value.isdigit() and int(value) > limit:
             raise BodyTooLarge()
-    chunks: list[bytes] = []
-    size = 0
+    message = await receive()
+    if message["type"] != "http.request":  # http.disconnect: nothing arrived
+        return b""
+    body: bytes = message.get("body", b"")
+    if len(body) > limit:
+        raise BodyTooLarge()
+    if not message.get("more_body", False):
+        return body  # the usual case: the whole body in one message
+    chunks, size = [body], len(body)
     while True:
         message = await receive()
         if message["type"] != "http.request":  # http.disconnect: what arrived is all there is

@@ -128,14 +128,16 @@ class Admitted(NamedTuple):
     drainer: str | None = None
 
 
+_ADMIT_SHARED_KEYS = (keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(), keys.drainers())
+
+
 def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
                waits: bool = True, schedule: DrainSchedule | None = None) -> tuple[Call, str]:
     """The script call of :meth:`Mailbox.admit` and the drainer token it may hand out (no I/O)."""
     token = new_token() if schedule is not None else ""
     call = Call(_ADMIT,
                 [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
-                 keys.drain_pending(user), keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(),
-                 keys.drainers()],
+                 keys.drain_pending(user), *_ADMIT_SHARED_KEYS],
                 [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
                  repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
                  schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token])

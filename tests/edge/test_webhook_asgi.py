@@ -33,6 +33,11 @@ def test_body_is_joined_from_chunks_and_capped() -> None:
         asyncio.run(read_body({"headers": [(b"content-length", b"99")]}, _receiver([]), 10))
     # the client went away mid-body: what arrived is returned (the XML parser then refuses it)
     assert asyncio.run(read_body({"headers": []}, _receiver([chunks[0]]), 10)) == b"ab"
+    whole = [{"type": "http.request", "body": b"abcde"}]  # the usual case: one message, no more_body
+    assert asyncio.run(read_body({"headers": []}, _receiver(list(whole)), 5)) == b"abcde"
+    with pytest.raises(BodyTooLarge):  # one message over the cap, no content-length declared
+        asyncio.run(read_body({"headers": []}, _receiver(list(whole)), 4))
+    assert asyncio.run(read_body({"headers": []}, _receiver([]), 4)) == b""  # gone before any body
 
 
 def test_respond_sends_status_type_and_length() -> None:
