@@ -31,9 +31,9 @@ class Runtime:
 def make_redis(settings: Settings) -> Any:
     """A Redis client: the configured server, or an in-process substitute (embedded mode)."""
     if settings.redis_url:
-        import redis
+        from bot._redis_client import connect
 
-        return redis.Redis.from_url(settings.redis_url)
+        return connect(settings.redis_url)
     import fakeredis
 
     return fakeredis.FakeRedis(server=_embedded_server())

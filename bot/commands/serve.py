@@ -24,9 +24,9 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
 
     engine: Any = None
     if settings.redis_url:
-        import redis as redis_lib
+        from bot._redis_client import connect
 
-        conn: Any = redis_lib.Redis.from_url(settings.redis_url)
+        conn: Any = connect(settings.redis_url)
         dispatch: Any = RQDispatcher(make_queue(conn))
     else:
         from bot.app import make_redis

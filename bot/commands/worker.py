@@ -22,8 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:
-    import redis as redis_lib
-
+    from bot._redis_client import connect
     from bot._worker_sweeper import SweeperThread
     from bot.queue import make_queue
     from bot.worker import EdgeWorker
@@ -34,7 +33,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     from bot.logs import configure_logging
 
     configure_logging(settings)
-    conn = redis_lib.Redis.from_url(settings.redis_url)
+    conn = connect(settings.redis_url)
     rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
     rt.typing_after_s = args.typing_after
     rt.lanes = max(1, args.lanes)
