@@ -30,14 +30,13 @@ def empty_app(path: str) -> Any:
 
 def webhook_app(spec: dict[str, Any]) -> Any:
     """The real webhook on ``spec['redis_url']`` with the RQ dispatcher."""
-    import redis
-
+    from bot._redis_client import connect
     from bot._webhook_aio import script_runner
     from bot._webhook_crypto import WebhookSecrets
     from bot.queue import RQDispatcher, make_queue
     from bot.webhook import WebhookConfig, create_app
 
-    conn: Any = redis.Redis.from_url(spec["redis_url"])
+    conn: Any = connect(spec["redis_url"])  # as `wxbot serve`
     config = WebhookConfig(
         secrets=WebhookSecrets(token=spec["token"]), path=spec.get("path", "/wechat"),
         reply_wait_s=float(spec.get("reply_wait_s", 4.5)), max_attempts=int(spec.get("max_attempts", 3)),
