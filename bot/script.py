@@ -1,7 +1,10 @@
 """Dialogue scripts (DESIGN §3.7): JSON Lines in, one contract-shaped JSON object out per line.
 
 Used by ``wxbot chat --script`` and by the dialogue tests, so both take the same code path.
-A bad line yields ``{"error": …}`` and the run goes on.
+The script clock starts at the first ``at`` (or ``advance_to``) of the script, whatever the date, so a
+script gives the same output on any day; after that time only moves forward. Every output carries
+``line``, the 1-based input line it answers (blank lines and ``#`` comments count but yield nothing).
+A bad line yields ``{"line": n, "error": …, "input": …}`` and the run goes on.
 """
 
 from __future__ import annotations
@@ -10,17 +13,22 @@ import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from bot.delivery.policy import Channel, DeliveryFacts, QuotaState, decide
-from runtime.clock import SettableClock
-from runtime.engine import Engine
-from runtime.turn import Inbound, Origin
+from runtime.clock import ClockWentBack, SettableClock
+from runtime.turn import Inbound, Origin, TurnResult
 
 DuePushes = Callable[[datetime], list[Any]]
+
+
+class _Engine(Protocol):
+    def handle(self, inbound: Inbound) -> TurnResult: ...
+
+ECHO_CHARS = 60
 
 
 class ScriptLine(BaseModel):
@@ -61,43 +69,65 @@ class _UserChannel:
 
 @dataclass
 class ScriptRunner:
-    """Runs script lines against one engine on a settable clock."""
+    """Runs script lines against one engine on a settable clock.
 
-    engine: Engine
-    clock: SettableClock
+    ``clock``: the script clock; None (the usual case) starts it at ``start`` if given (``--now``),
+    else at the script's first ``at``/``advance_to``, else at the wall clock.
+    """
+
+    engine: _Engine
+    clock: SettableClock | None = None
     due_pushes: DuePushes | None = None
     touch_notice: Callable[[str], str | None] | None = None
     template_id: str | None = None
+    start: datetime | None = None
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     _users: dict[str, _UserChannel] = field(default_factory=dict)
     _count: int = 0
 
     def run_lines(self, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-        """One output object per non-blank input line."""
-        for raw in lines:
-            if raw.strip():
-                yield self.run_line(raw)
+        """One output object per input line that is neither blank nor a ``#`` comment."""
+        numbered = [(n, raw) for n, raw in enumerate(lines, 1) if _meaningful(raw)]
+        if self.clock is None:
+            self.clock = SettableClock(self.start or _first_moment(raw for _, raw in numbered)
+                                       or datetime.now(UTC))
+        for number, raw in numbered:
+            yield self.run_line(raw, number=number)
 
-    def run_line(self, raw: str) -> dict[str, Any]:
+    def run_line(self, raw: str, *, number: int | None = None) -> dict[str, Any]:
         """Process one JSON line; never raises for bad input."""
         self._count += 1
+        number = self._count if number is None else number
+        out = self._process(raw)
+        if "error" in out:
+            out["input"] = _echo(raw)
+        return {"line": number, **out}
+
+    def _process(self, raw: str) -> dict[str, Any]:
         try:
             line = ScriptLine.model_validate_json(raw)
         except ValidationError as exc:
             return {"error": _one_line(exc)}
         except ValueError as exc:  # pragma: no cover - pydantic wraps JSON errors in ValidationError
             return {"error": str(exc)[:200]}
+        if self.clock is None:
+            self.clock = SettableClock(self.start or line.at or line.advance_to or datetime.now(UTC))
+        clock = self.clock
+        moment = line.advance_to or line.at
+        if moment is not None:
+            try:
+                clock.set(moment)
+            except ClockWentBack as exc:
+                field_name = "advance_to" if line.advance_to is not None else "at"
+                return {"error": f"{field_name}: {exc.requested.isoformat()} is before the script clock "
+                                 f"({exc.current.isoformat()}); time only moves forward"}
         if line.advance_to is not None:
-            self.clock.set(line.advance_to)
             return {"advance_to": line.advance_to.isoformat(), "replies": [], "pushes": self._pushes()}
         assert line.user is not None
         try:
             inbound = self._inbound(line)
         except ValidationError as exc:
             return {"error": _one_line(exc)}
-        if line.at is not None:
-            self.clock.set(line.at)
-            inbound = inbound.model_copy(update={"at": self.clock.now()})
         pushes = self._pushes()
         result = self.engine.handle(inbound)
         channel = self._users.setdefault(line.user, _UserChannel())
@@ -122,17 +152,21 @@ class ScriptRunner:
             "pushes": pushes,
         }
 
+    def now(self) -> datetime:
+        """The script clock's time (the wall clock before the script has started it)."""
+        return self.clock.now() if self.clock is not None else datetime.now(UTC)
+
     def _inbound(self, line: ScriptLine) -> Inbound:
         msg_id = f"script-{self.run_id}-{self._count}"
         if line.event is not None:
             event = "CLICK" if line.event.lower() == "click" else line.event.lower()
             return Inbound(user=line.user or "", event=event, key=line.key, origin=Origin.EVENT,
-                           msg_id=msg_id, at=self.clock.now())
+                           msg_id=msg_id, at=self.now())
         origin = Origin(line.origin) if line.origin in {o.value for o in Origin} else Origin.TEXT
-        return Inbound(user=line.user or "", text=line.text or "", origin=origin, msg_id=msg_id, at=self.clock.now())
+        return Inbound(user=line.user or "", text=line.text or "", origin=origin, msg_id=msg_id, at=self.now())
 
     def _touch(self, channel: _UserChannel, line: ScriptLine) -> None:
-        now = self.clock.now().timestamp()
+        now = self.now().timestamp()
         q = channel.quota
         if line.event is None:
             channel.quota = QuotaState(now, 0, q.last_interaction_at, q.interaction_used)
@@ -143,7 +177,7 @@ class ScriptRunner:
         if self.due_pushes is None:
             return []
         out: list[dict[str, Any]] = []
-        now = self.clock.now()
+        now = self.now()
         for push in self.due_pushes(now):
             channel = self._users.setdefault(push.user, _UserChannel())
             plan = decide(DeliveryFacts(texts=(push.text,), now=now.timestamp(), quota=channel.quota,
@@ -159,6 +193,31 @@ class ScriptRunner:
                     channel.parked.append(step.text)
                 out.append({"user": push.user, "text": step.text, "channel": str(step.channel)})
         return out
+
+
+def _meaningful(raw: str) -> bool:
+    """A line that is neither blank nor a comment."""
+    stripped = raw.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _first_moment(lines: Iterable[str]) -> datetime | None:
+    """The first valid ``at``/``advance_to`` of the script: where its clock starts."""
+    for raw in lines:
+        try:
+            line = ScriptLine.model_validate_json(raw)
+        except (ValidationError, ValueError):
+            continue
+        moment = line.at or line.advance_to
+        if moment is not None:
+            return moment
+    return None
+
+
+def _echo(raw: str) -> str:
+    """A short echo of a bad input line, for the error object."""
+    text = raw.strip()
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 1] + "…"
 
 
 def _one_line(exc: ValidationError) -> str:

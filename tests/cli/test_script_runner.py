@@ -36,13 +36,15 @@ def _run(runner: ScriptRunner, **line: object) -> dict[str, object]:
     return runner.run_line(json.dumps(line, ensure_ascii=False))
 
 
-def test_at_sets_the_clock_and_time_never_goes_back(runner: ScriptRunner) -> None:
+def test_at_sets_the_clock_and_a_move_back_is_an_error_line(runner: ScriptRunner) -> None:
     assert _run(runner, user="c", text="今天几号", at="2026-12-03T09:00:00+08:00")["replies"] == \
         ["今天是2026年12月3日（星期四）。"]
-    assert _run(runner, user="c", text="今天几号", at="2026-12-02T09:00:00+08:00")["replies"] == \
-        ["今天是2026年12月3日（星期四）。"]
+    back = _run(runner, user="c", text="今天几号", at="2026-12-02T09:00:00+08:00")
+    assert set(back) == {"line", "error", "input"} and "time only moves forward" in back["error"]
+    assert back["line"] == 2 and "2026-12-02T09:00:00" in back["input"]
     out = _run(runner, advance_to="2026-12-05T10:00:00+08:00")
-    assert out == {"advance_to": "2026-12-05T10:00:00+08:00", "replies": [], "pushes": []}
+    assert out == {"line": 3, "advance_to": "2026-12-05T10:00:00+08:00", "replies": [], "pushes": []}
+    assert "error" in _run(runner, advance_to="2026-12-04T10:00:00+08:00")
     assert _run(runner, user="c", text="今天几号")["replies"] == ["今天是2026年12月5日（星期六）。"]
 
 
@@ -67,18 +69,19 @@ def test_control_help(runner: ScriptRunner) -> None:
     '{"user": "u", "text": "x", "at": "not a time"}', '{"advance_to": "2026-12-03T21:00:30+08:00", "user": "u"}',
 ])
 def test_bad_lines_yield_one_error_object(runner: ScriptRunner, line: str) -> None:
-    out = runner.run_line(line)
-    assert set(out) == {"error"} and isinstance(out["error"], str) and out["error"]
+    out = runner.run_line(line, number=7)
+    assert set(out) == {"line", "error", "input"} and isinstance(out["error"], str) and out["error"]
+    assert out["line"] == 7 and out["input"] == line.strip()[:60]
 
 
 def test_naive_advance_to_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
     out = runner.run_line('{"advance_to": "2026-12-03T21:00:30"}')
-    assert set(out) == {"error"}
+    assert set(out) == {"line", "error", "input"}
 
 
 def test_overlong_user_id_is_a_bad_line_not_a_crash(runner: ScriptRunner) -> None:
     out = runner.run_line(json.dumps({"user": "x" * 200, "text": "hi"}))
-    assert set(out) == {"error"}
+    assert set(out) == {"line", "error", "input"} and out["input"].endswith("…") and len(out["input"]) == 60
 
 
 def test_chat_script_leaves_no_temporary_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
@@ -95,3 +98,49 @@ def test_chat_script_leaves_no_temporary_directory(monkeypatch: pytest.MonkeyPat
     assert cli.main(["chat", "--script", str(script), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["intent"] == "datetime.query"
     assert list(scratch.iterdir()) == []
+
+
+SCRIPT_AROUND = [
+    "# a comment and a blank line count as lines but yield nothing",
+    "",
+    '{"user": "t", "text": "今天几号"}',
+    '{"user": "t", "text": "明天星期几", "at": "%(year)s-03-10T09:00:00+08:00"}',
+    '{"user": "t", "text": "10分钟后提醒我关火"}',
+    '{"advance_to": "%(year)s-03-10T09:10:30+08:00"}',
+    '{"user": "t", "text": "现在几点"}',
+]
+
+
+def _fresh_run(year: int) -> list[dict[str, object]]:
+    runtime = build_runtime(Settings(data_dir=Path(tempfile.mkdtemp(prefix="sr-")), intent_model=False))
+    try:
+        from skills.reminders import run_due
+
+        runner = ScriptRunner(runtime.engine, due_pushes=lambda now: run_due(runtime.services, now))
+        return list(runner.run_lines([line % {"year": year} for line in SCRIPT_AROUND]))
+    finally:
+        runtime.services.db.dispose()
+
+
+@pytest.mark.parametrize("year", [2025, 2027])
+def test_a_script_gives_the_same_output_whatever_day_it_runs(year: int) -> None:
+    import time_machine
+
+    runs = []
+    for wall in ("2026-01-15T12:00:00+00:00", "2026-11-30T03:00:00+00:00", "2028-07-01T23:59:00+00:00"):
+        with time_machine.travel(datetime.fromisoformat(wall), tick=False):
+            runs.append(_fresh_run(year))
+    assert runs[0] == runs[1] == runs[2]
+    first = runs[0]
+    assert [o["line"] for o in first] == [3, 4, 5, 6, 7]
+    assert first[0]["replies"] == [f"今天是{year}年3月10日（星期{'一二三四五六日'[datetime(year, 3, 10).weekday()]}）。"]
+    assert first[3]["pushes"] and "关火" in first[3]["pushes"][0]["text"]
+    assert first[4]["replies"][0].startswith("现在是09:10")
+
+
+def test_now_starts_the_clock_and_an_earlier_at_is_an_error(engine: object) -> None:
+    runner = ScriptRunner(engine, start=datetime(2030, 5, 1, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai")))  # type: ignore[arg-type]
+    out = list(runner.run_lines(['{"user": "n", "text": "今天几号"}',
+                                 '{"user": "n", "text": "今天几号", "at": "2030-04-30T08:00:00+08:00"}']))
+    assert out[0]["replies"] == ["今天是2030年5月1日（星期三）。"]
+    assert out[1]["line"] == 2 and "error" in out[1]

@@ -9,7 +9,7 @@ An expected line is a subset of the output line: listed keys must be equal, exce
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ import pytest
 from bot.app import build_runtime
 from bot.script import ScriptRunner
 from bot.settings import Settings
-from runtime.clock import SettableClock
 
 HERE = Path(__file__).parent
 SCRIPTS = sorted(p for p in HERE.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
@@ -35,8 +34,11 @@ def run_script(path: Path, tmp_path: Path) -> list[dict[str, Any]]:
             return run_due(runtime.services, now)
     except ImportError:
         pass
-    runner = ScriptRunner(runtime.engine, SettableClock(datetime(2026, 11, 30, 2, 0, tzinfo=UTC)), due_pushes=due)
-    return list(runner.run_lines(path.read_text(encoding="utf-8").splitlines()))
+    try:
+        runner = ScriptRunner(runtime.engine, due_pushes=due)
+        return list(runner.run_lines(path.read_text(encoding="utf-8").splitlines()))
+    finally:
+        runtime.services.db.dispose()
 
 
 def _check(expected: dict[str, Any], actual: dict[str, Any], where: str) -> None:
