@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from typing import Any, Protocol
 
+from skills.weather._climate import monthly_mean, rain_chance
+
 __all__ = ["CityForecast", "CityNotFound", "DayForecast", "FakeWeatherProvider", "WMO_TEXT", "WeatherError",
            "WeatherProvider", "WeatherUnavailable", "describe_code"]
 
@@ -94,13 +96,17 @@ class WeatherProvider(Protocol):
 
 
 class FakeWeatherProvider:
-    """Deterministic forecasts derived from the city name and date (tests and ``wxbot chat --script``).
+    """Deterministic forecasts derived from the city name and date (tests, ``--fake-weather``).
 
-    ``unavailable=True`` simulates a provider that cannot be reached; ``unknown`` lists cities it
-    does not know. ``calls`` counts forecast requests (to observe caching).
+    Temperatures follow the city's rough climate for the season (``_climate``), so Beijing in
+    December is below freezing and Guangzhou mild; a wet day below 1 °C is snow. ``unavailable=True``
+    simulates a provider that cannot be reached; ``unknown`` lists cities it does not know. ``calls``
+    counts forecast requests (to observe caching).
     """
 
-    _CODES = (0, 1, 2, 3, 61, 63, 80, 2, 1, 0)
+    _DRY = (0, 1, 2, 3, 1, 0, 2)
+    _WET = (61, 63, 80, 61, 51)
+    _SNOW = (71, 73, 85, 71)
 
     def __init__(self, *, unavailable: bool = False, unknown: tuple[str, ...] = ()) -> None:
         self.unavailable = unavailable
@@ -113,13 +119,17 @@ class FakeWeatherProvider:
             raise WeatherUnavailable("fake provider switched off")
         if city in self.unknown:
             raise CityNotFound(city)
-        out = []
-        for offset in range(days):
-            day = start + timedelta(days=offset)
-            seed = zlib.crc32(f"{city}|{day.isoformat()}".encode())
-            code = self._CODES[seed % len(self._CODES)]
-            base = 5 + (zlib.crc32(city.encode()) % 20) + (seed >> 8) % 5
-            rain = code >= 51
-            out.append(DayForecast(day.isoformat(), code, float(base), float(base + 5 + seed % 6),
-                                   70 + seed % 30 if rain else seed % 30, round((seed % 90) / 10, 1) if rain else 0.0))
-        return CityForecast(city, tuple(out))
+        return CityForecast(city, tuple(self._day(city, start + timedelta(days=n)) for n in range(days)))
+
+    def _day(self, city: str, day: date) -> DayForecast:
+        seed = zlib.crc32(f"{city}|{day.isoformat()}".encode())
+        mean = monthly_mean(city, day) + ((seed >> 4) % 7 - 3)  # ±3 °C from day to day
+        low, high = round(mean - 3 - (seed >> 8) % 3), round(mean + 3 + (seed >> 12) % 4)
+        wet = (seed % 1000) / 1000 < rain_chance(city, day)
+        if not wet:
+            code = self._DRY[(seed >> 16) % len(self._DRY)]
+            return DayForecast(day.isoformat(), code, float(low), float(high), (seed >> 20) % 30, 0.0)
+        codes = self._SNOW if high <= 1 else self._WET
+        code = codes[(seed >> 16) % len(codes)]
+        return DayForecast(day.isoformat(), code, float(low), float(high), 60 + (seed >> 20) % 40,
+                           round(((seed >> 24) % 90) / 10 + 0.5, 1))
