@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 from runtime.transcript import DeliveryEntry, TurnEntry, UnreadableEntry
 
 EMBEDDED_HINT = (
-    "wxbot {command}: no REDIS_URL is set, so there is nothing to inspect from here — in embedded mode "
-    "transcripts and contexts live only inside the running `wxbot serve` process (browse them at "
-    "http://127.0.0.1:8000/admin with ADMIN_TOKEN set). Point this command at the bot's Redis with "
-    "--redis-url URL or REDIS_URL=…"
+    "wxbot {command}: no REDIS_URL is set and no local chat is saved in {directory} — `wxbot chat` keeps "
+    "its conversation there (or pass --state DIR); a `wxbot serve` without REDIS_URL keeps transcripts "
+    "and contexts inside its own process (browse them at http://127.0.0.1:8000/admin with ADMIN_TOKEN "
+    "set). Point this command at the bot's Redis with --redis-url URL or REDIS_URL=…"
 )
 _RELATIVE = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
@@ -24,14 +24,19 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 def add_redis_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--redis-url`` option every admin command takes (defaults to REDIS_URL)."""
     parser.add_argument("--redis-url", metavar="URL", help="the bot's Redis (default: REDIS_URL)")
+    parser.add_argument("--state", metavar="DIR",
+                        help="without a Redis: the folder of a `wxbot chat` conversation (default DATA_DIR/chat)")
 
 
-def connect(args: argparse.Namespace, settings: Any, command: str) -> Any | None:
-    """A Redis client, or None after telling the user why there is nothing to inspect."""
+def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bool = False) -> Any | None:
+    """A Redis client, or None after telling the user why there is nothing to inspect.
+
+    Without a Redis URL, the local conversation of ``wxbot chat`` (``--state DIR``, default
+    ``DATA_DIR/chat``) is read from its snapshot; with ``writes`` it is saved back when the command ends.
+    """
     url = getattr(args, "redis_url", None) or settings.redis_url
     if not url:
-        print(EMBEDDED_HINT.format(command=command), file=sys.stderr)
-        return None
+        return _local(args, settings, command, writes=writes)
     import redis
 
     client = redis.Redis.from_url(url)
@@ -41,6 +46,22 @@ def connect(args: argparse.Namespace, settings: Any, command: str) -> Any | None
         print(f"wxbot {command}: cannot reach Redis at {_safe_url(url)}: {exc}", file=sys.stderr)
         return None
     return client
+
+
+def _local(args: argparse.Namespace, settings: Any, command: str, *, writes: bool) -> Any | None:
+    import atexit
+    from pathlib import Path
+
+    from bot.localstate import LocalState
+
+    directory = Path(getattr(args, "state", None) or settings.data_dir / "chat")
+    if not LocalState.exists(directory):
+        print(EMBEDDED_HINT.format(command=command, directory=directory.resolve()), file=sys.stderr)
+        return None
+    state = LocalState.open(directory)
+    if writes:
+        atexit.register(state.save)
+    return state.redis
 
 
 def _safe_url(url: str) -> str:

@@ -1,139 +1,233 @@
-"""``wxbot chat``: talk to the bot in the terminal, or run a dialogue script (``--script FILE --json``)."""
+"""``wxbot chat``: talk to the bot in the terminal, or run a dialogue script (``--script FILE --json``).
+
+Interactive chat keeps its conversation in a local folder (``DATA_DIR/chat`` unless ``--state DIR``;
+``--fresh`` starts clean), prints due reminders at their time while the prompt waits, and writes log
+lines to a file in that folder (stderr only with ``--verbose``). A script run starts from fresh state
+unless ``--state DIR`` is given, and its clock starts at the script's first ``at`` (or ``--now``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import shutil
 import sys
 import tempfile
-from datetime import UTC, datetime
+import threading
+import uuid
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bot.localstate import LOG_FILE, LocalState
 from bot.settings import Settings
+
+TICK_SECONDS = 0.5
+PROMPT = "你："
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", metavar="FILE", help="run a JSON Lines dialogue script ('-' = stdin)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per script line")
-    parser.add_argument("--state", metavar="DIR", help="keep conversation state and data in DIR between runs")
+    parser.add_argument("--json", action="store_true", help="with --script: print one JSON object per line")
+    parser.add_argument("--state", metavar="DIR",
+                        help="keep conversation state and data in DIR (interactive default: DATA_DIR/chat)")
+    parser.add_argument("--fresh", action="store_true", help="interactive: forget the saved conversation first")
+    parser.add_argument("--now", metavar="ISO", help="start the clock at this moment (e.g. 2026-12-01T10:00+08:00)")
+    parser.add_argument("--fake-weather", action="store_true",
+                        help="answer weather from a deterministic offline fake (also WEATHER_FAKE=true)")
     parser.add_argument("--user", default="me", help="user id for the interactive chat")
-
-
-_SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
-
-
-def _scratch() -> tempfile.TemporaryDirectory[str]:
-    """A throwaway directory removed when the process exits (runs without --state leave nothing)."""
-    scratch = tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
-    _SCRATCH.append(scratch)
-    return scratch
-
-
-def _runtime(settings: Settings, state: str | None) -> tuple[Any, Path]:
-    from bot.app import build_runtime
-    from bot.statefile import load_state
-
-    directory = Path(state) if state else Path(_scratch().name)
-    directory.mkdir(parents=True, exist_ok=True)
-    local = settings.model_copy(update={"data_dir": directory})
-    runtime = build_runtime(local, database_url=settings.database_url or None)
-    if state:
-        load_state(runtime.store, directory)
-    return runtime, directory
+    parser.add_argument("--verbose", action="store_true", help="log lines to stderr instead of the log file")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.script import ScriptRunner, dumps
-    from bot.statefile import save_state
-    from runtime.clock import SettableClock
-
-    if args.script:
-        try:
-            stream = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            print(f"wxbot chat: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+    if args.json and not args.script:
+        print("wxbot chat: --json needs --script FILE (the interactive chat prints text)", file=sys.stderr)
+        return 2
+    try:
+        start = _parse_now(args.now)
+    except ValueError as exc:
+        print(f"wxbot chat: --now: {exc}", file=sys.stderr)
+        return 2
+    if args.fake_weather:
         settings = settings.model_copy(update={"weather_fake": True})
-        runtime, directory = _runtime(settings, args.state)
-        runner = ScriptRunner(runtime.engine, SettableClock(datetime.now(UTC)), due_pushes=_due(runtime),
-                              touch_notice=_touch(runtime), template_id=settings.wechat_template_id or None)
+    if args.script:
+        return _run_script(args, settings, start)
+    return _interactive(args, settings, start)
+
+
+def _parse_now(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not an ISO time: {value!r}") from None
+    if moment.tzinfo is None:
+        raise ValueError(f"{value!r} needs a UTC offset, e.g. 2026-12-01T10:00:00+08:00")
+    return moment
+
+
+# -- wiring --------------------------------------------------------------------------------------
+class _Session:
+    """The runtime of one chat run, on a local state folder."""
+
+    def __init__(self, settings: Settings, directory: Path, *, verbose: bool) -> None:
+        from bot.app import build_runtime
+        from runtime.store import RedisContextStore
+        from runtime.transcript import TranscribedEngine, Transcript
+
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        _route_logs(directory, verbose)
+        self.state = LocalState.open(directory)
+        local = settings.model_copy(update={"data_dir": directory})
+        self.runtime = build_runtime(local, store=RedisContextStore(self.state.redis), redis=self.state.redis,
+                                     database_url=settings.database_url or None)
+        self.transcript = Transcript.from_settings(self.state.redis, settings)
+        self.engine = TranscribedEngine(self.runtime.engine, self.transcript)
+        self.lock = threading.Lock()
+
+    def due(self) -> Callable[[datetime], list[Any]] | None:
         try:
-            with stream:
-                for out in runner.run_lines(stream):
-                    if args.json:
-                        print(dumps(out), flush=True)
-                    else:
-                        _print_human(out)
-        except UnicodeDecodeError as exc:
-            print(f"wxbot chat: {args.script} is not UTF-8 text ({exc.reason})", file=sys.stderr)
-            return 2
-        if args.state:
-            save_state(runtime.store, directory)
-        _close(runtime)
-        return 0
-    return _interactive(settings, args)
+            from skills.reminders import run_due
+        except ImportError:
+            return None
+        return lambda now: run_due(self.runtime.services, now)
+
+    def touch(self) -> Callable[[str], str | None] | None:
+        try:
+            from skills.reminders import touch_notice
+        except ImportError:
+            return None
+        return lambda user: touch_notice(self.runtime.services, user)
+
+    def close(self, *, keep: bool) -> None:
+        if keep:
+            self.state.save()
+        self.runtime.services.db.dispose()
 
 
-def _close(runtime: Any) -> None:
-    """Release the database and remove the throwaway directory of a run without --state."""
-    runtime.services.db.dispose()
-    while _SCRATCH:
-        _SCRATCH.pop().cleanup()
+def _route_logs(directory: Path, verbose: bool) -> None:
+    """Log lines go to a file in the state folder, never into the conversation (stderr with --verbose)."""
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+        old.close()
+    handler: logging.Handler = (logging.StreamHandler(sys.stderr) if verbose
+                                else logging.FileHandler(directory / LOG_FILE, encoding="utf-8"))
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    root.addHandler(handler)
+    if verbose:
+        root.setLevel(logging.DEBUG)
 
 
-def _due(runtime: Any) -> Any:
+# -- scripts -------------------------------------------------------------------------------------
+def _run_script(args: argparse.Namespace, settings: Settings, start: datetime | None) -> int:
+    from bot.script import ScriptRunner, dumps
+
     try:
-        from skills.reminders import run_due
-    except ImportError:
-        return None
-    return lambda now: run_due(runtime.services, now)
-
-
-def _touch(runtime: Any) -> Any:
+        stream = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        print(f"wxbot chat: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    scratch = None if args.state else tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
+    directory = Path(args.state) if args.state else Path(scratch.name)  # type: ignore[union-attr]
+    session = _Session(settings, directory, verbose=args.verbose)
+    runner = ScriptRunner(session.engine, due_pushes=session.due(), touch_notice=session.touch(),
+                          template_id=settings.wechat_template_id or None, start=start)
+    code = 0
     try:
-        from skills.reminders import touch_notice
-    except ImportError:
-        return None
-    return lambda user: touch_notice(runtime.services, user)
+        with stream:
+            for out in runner.run_lines(stream):
+                print(dumps(out) if args.json else _human(out), flush=True)
+    except UnicodeDecodeError as exc:
+        print(f"wxbot chat: {args.script} is not UTF-8 text ({exc.reason})", file=sys.stderr)
+        code = 2
+    finally:
+        session.close(keep=bool(args.state))
+        if scratch is not None:
+            scratch.cleanup()
+    return code
 
 
-def _print_human(out: dict[str, Any]) -> None:
+def _human(out: dict[str, Any]) -> str:
     if "error" in out:
-        print(f"[错误] {out['error']}")
-        return
-    for push in out.get("pushes", []):
-        print(f"[推送 {push['channel']}] {push['text']}")
-    for reply in out.get("replies", []):
-        print(f"机器人：{reply}")
+        return f"[第{out['line']}行 错误] {out['error']}"
+    lines = [f"[推送 {push['channel']}] {push['text']}" for push in out.get("pushes", [])]
+    lines.extend(f"机器人：{reply}" for reply in out.get("replies", []))
+    return "\n".join(lines)
 
 
-def _interactive(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.statefile import save_state
-    from runtime.clock import SystemClock
+# -- interactive ---------------------------------------------------------------------------------
+def _interactive(args: argparse.Namespace, settings: Settings, start: datetime | None) -> int:
+    from runtime.clock import Clock, RunningClock, SystemClock
     from runtime.turn import Inbound
 
-    runtime, directory = _runtime(settings, args.state)
-    clock = SystemClock()
-    due = _due(runtime)
-    print("wxbot 本地对话（输入“帮助”看看我能做什么，Ctrl-D 退出）")
-    count = 0
-    while True:
-        try:
-            text = input("你：")
-        except (EOFError, KeyboardInterrupt):
-            print()
-            break
-        if not text.strip():
-            continue
-        count += 1
-        if due is not None:
-            for push in due(clock.now()):
-                print(f"[提醒] {push.text}")
-        result = runtime.engine.handle(Inbound(user=args.user, text=text, msg_id=f"chat-{id(runtime)}-{count}",
-                                               at=clock.now()))
-        for reply in result.replies:
-            print(f"机器人：{reply}")
-    if args.state:
-        save_state(runtime.store, directory)
-    _close(runtime)
+    directory = Path(args.state) if args.state else settings.data_dir / "chat"
+    if args.fresh and directory.exists():
+        shutil.rmtree(directory)
+    resumed = LocalState.exists(directory)
+    session = _Session(settings, directory, verbose=args.verbose)
+    clock: Clock = RunningClock(start) if start is not None else SystemClock()
+    where = directory.resolve()
+    print(f"wxbot 本地对话（输入“帮助”看看我能做什么，Ctrl-D 退出）\n"
+          f"{'接着上次的对话；' if resumed else ''}对话保存在 {where}（--fresh 从头开始），"
+          f"日志在 {where / LOG_FILE if not args.verbose else '标准错误输出'}", flush=True)
+    stop = threading.Event()
+    ticker = threading.Thread(target=_tick, args=(session, clock, args.user, stop), daemon=True)
+    ticker.start()
+    try:
+        while True:
+            try:
+                text = input(PROMPT)
+            except (EOFError, KeyboardInterrupt):
+                print()
+                break
+            if not text.strip():
+                continue
+            with session.lock:
+                session.state.refresh()
+                inbound = Inbound(user=args.user, text=text, msg_id=f"chat-{uuid.uuid4().hex[:16]}", at=clock.now())
+                result = session.engine.handle(inbound)
+                session.state.save()
+            for reply in result.replies:
+                print(f"机器人：{reply}", flush=True)
+    finally:
+        stop.set()
+        ticker.join(timeout=2)
+        with session.lock:
+            session.close(keep=True)
     return 0
+
+
+def _tick(session: _Session, clock: Any, user: str, stop: threading.Event) -> None:
+    """Print due reminders at their time while the prompt waits (and record them in the transcript)."""
+    due = session.due()
+    if due is None:
+        return
+    while not stop.wait(TICK_SECONDS):
+        with session.lock:
+            try:
+                pushes = due(clock.now())
+                for push in pushes:
+                    session.transcript.record_delivery(push.user, push.text, "chat", "shown", push=True)
+                if pushes:
+                    session.state.save()
+            except Exception:  # a failing tick must not end the chat; the log says why
+                logging.getLogger(__name__).exception("reminder tick failed")
+                continue
+        for push in pushes:
+            _print_over_prompt(f"[提醒] {push.text}")
+
+
+def _print_over_prompt(line: str) -> None:
+    """Print ``line`` above the prompt and redraw what the user was typing."""
+    try:
+        import readline
+
+        typed = readline.get_line_buffer()
+    except ImportError:  # pragma: no cover - platforms without readline
+        typed = ""
+    sys.stdout.write(f"\r\033[K{line}\n{PROMPT}{typed}")
+    sys.stdout.flush()

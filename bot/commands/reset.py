@@ -19,7 +19,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     from runtime import keys
     from runtime.transcript import Transcript
 
-    redis = connect(args, settings, "reset")
+    redis = connect(args, settings, "reset", writes=True)
     if redis is None:
         return 2
     removed = int(redis.delete(keys.context(args.user), keys.context_quarantine(args.user)))

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[2]
 WXBOT = Path(sys.executable).with_name("wxbot")
 
-CONTRACT_KEYS = {"user", "replies", "stage", "intent", "skill", "llm_calls", "prompt_tokens",
+CONTRACT_KEYS = {"line", "user", "replies", "stage", "intent", "skill", "llm_calls", "prompt_tokens",
                  "completion_tokens", "state", "pushes"}
 STATE_KEYS = {"active_skill", "expected_field", "paused", "pending_confirmation"}
 STAGES = {"event", "control", "expected_input", "rules", "intent_model", "llm_router", "fallback"}
@@ -70,24 +70,26 @@ def test_design_example_bad_line_and_more(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = _lines(done.stdout)
     assert len(out) == 7  # one per non-blank input line, in order
+    assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 7, 8]  # the blank line 6 still counts
 
     first, click, advance = out[:3]
     _assert_contract(first)
     assert first["user"] == "u1" and first["replies"]
     _assert_contract(click)
     assert (click["stage"], click["intent"]) == ("event", "dinner.plan")
-    assert set(advance) == {"advance_to", "replies", "pushes"}
+    assert set(advance) == {"line", "advance_to", "replies", "pushes"}
     assert advance["advance_to"] == "2026-12-03T21:00:30+08:00" and advance["replies"] == []
 
-    assert set(out[3]) == {"error"} and "JSON" in str(out[3]["error"])
-    assert set(out[4]) == {"error"} and "text" in str(out[4]["error"])
+    assert set(out[3]) == {"line", "error", "input"} and "JSON" in str(out[3]["error"])
+    assert out[3]["input"] == "this is not json"
+    assert set(out[4]) == {"line", "error", "input"} and "text" in str(out[4]["error"])
 
     date_q, time_q = out[5], out[6]
     _assert_contract(date_q)
     assert date_q["replies"] == ["今天是2026年12月3日（星期四）。"]
     assert (date_q["stage"], date_q["intent"], date_q["skill"], date_q["llm_calls"]) == \
         ("rules", "datetime.query", "datetime", 0)
-    assert time_q["replies"] == ["现在是21:05，2026年12月3日（星期四）。"]
+    assert set(time_q) == {"line", "error", "input"} and "time only moves forward" in str(time_q["error"])
 
 
 def test_unreadable_file_is_a_one_line_error(tmp_path: Path) -> None:
@@ -114,8 +116,9 @@ def test_state_dir_keeps_the_context_between_runs(tmp_path: Path) -> None:
         done = wxbot("chat", "--script", str(script), "--json", "--state", str(state), cwd=tmp_path,
                      INTENT_MODEL="false")
         assert done.returncode == 0, done.stderr
-        saved = json.loads((state / "contexts.json").read_text(encoding="utf-8"))
-        assert saved["keep"]["version"] == run  # the second run started from the first run's context
+        shown = wxbot("inspect", "keep", "--state", str(state), cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert f"(version {run}," in shown.stdout  # the second run started from the first run's context
 
 
 def test_interactive_chat_answers_todays_date(tmp_path: Path) -> None:
@@ -127,3 +130,37 @@ def test_interactive_chat_answers_todays_date(tmp_path: Path) -> None:
     expected = {f"今天是{d.year}年{d.month}月{d.day}日" for d in (before, after, before + timedelta(0))}
     assert any(e in done.stdout for e in expected), done.stdout
     assert "机器人：" in done.stdout
+
+
+def test_json_without_a_script_is_a_usage_error(tmp_path: Path) -> None:
+    done = wxbot("chat", "--json", cwd=tmp_path, stdin="")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "--script" in done.stderr
+
+
+def test_bad_now_is_a_one_line_error(tmp_path: Path) -> None:
+    done = wxbot("chat", "--now", "2026-12-01T10:00", cwd=tmp_path, stdin="")
+    assert done.returncode == 2 and "UTC offset" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_interactive_chat_survives_a_restart_and_replay_reads_it(tmp_path: Path) -> None:
+    first = wxbot("chat", "--now", "2026-12-01T10:00:00+08:00", cwd=tmp_path, stdin="帮我安排晚饭\n")
+    assert first.returncode == 0, first.stderr
+    assert str((tmp_path / ".wxbot" / "chat").resolve()) in first.stdout  # where the state is kept
+    second = wxbot("chat", "--now", "2026-12-01T10:01:00+08:00", cwd=tmp_path, stdin="4个人\n")
+    assert "接着上次的对话" in second.stdout and "预算" in second.stdout  # the task went on after the restart
+    replay = wxbot("replay", "me", cwd=tmp_path)
+    assert replay.returncode == 0, replay.stderr
+    assert "帮我安排晚饭" in replay.stdout and "4个人" in replay.stdout
+    stats = wxbot("stats", "--json", cwd=tmp_path)
+    assert json.loads(stats.stdout)["turns"]["turns"] == 2
+    assert wxbot("reset", "me", cwd=tmp_path).returncode == 0
+    gone = wxbot("inspect", "me", cwd=tmp_path)
+    assert gone.returncode == 1 and "no context" in gone.stdout
+    fresh = wxbot("chat", "--fresh", cwd=tmp_path, stdin="")
+    assert "接着上次的对话" not in fresh.stdout
+
+
+def test_admin_commands_without_redis_or_local_chat_explain_themselves(tmp_path: Path) -> None:
+    done = wxbot("replay", "me", cwd=tmp_path)
+    assert done.returncode == 2 and "wxbot chat" in done.stderr and "Traceback" not in done.stderr
