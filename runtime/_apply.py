@@ -10,7 +10,6 @@ from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
-from runtime.skill import READ_ONLY_INTENTS, WRITE_INTENTS
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
@@ -146,7 +145,7 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
             dialogue.advance(turn, active, action)
             return
     if active is not None or ctx.pending_confirmation is not None:
-        if intent in READ_ONLY_INTENTS and dialogue.run_read_only(turn, intent, view.text):
+        if intent in engine.read_only and dialogue.run_read_only(turn, intent, view.text):
             _repeat_pending(turn)
             return
         dialogue.pause_active(turn)
@@ -168,11 +167,11 @@ def _unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
         _repeat_pending(turn)
         return
     turn.trace.stage = Stage.FALLBACK
-    tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), READ_ONLY_INTENTS, lambda: turn.now)
+    tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), engine.read_only, lambda: turn.now)
     outcome = FallbackStage(turn.llm).handle(view, summary, tools, hints=("chitchat",) if chitchat else ())
     turn.trace.detail = f"fallback {outcome.bundle.value}: {outcome.stopped.value}"
     turn.trace.errors.extend(outcome.errors)
-    if outcome.pending is not None and outcome.pending.intent in WRITE_INTENTS:
+    if outcome.pending is not None and outcome.pending.intent in engine.writes:
         turn.trace.intent = outcome.pending.intent
         engine.dialogue.pause_active(turn)
         if _start(engine, turn, outcome.pending.intent, view.text, dict(outcome.pending.params)):

@@ -24,7 +24,7 @@ from runtime.cascade.event import EventStage
 from runtime.cascade.expected_input import ExpectedInputStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
-from runtime.cascade.rules import RuleRouter
+from runtime.cascade.rules import RuleRouter, rules_from
 from runtime.context import ConversationRuntimeContext, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.llm.routing import labels_from_registry
@@ -53,9 +53,12 @@ class Engine:
         known = registry.intents()
         self.event = EventStage()
         self.control = ControlStage()
-        self.rules = RuleRouter(known_intents=known | {"chitchat"})
-        self.expected = ExpectedInputStage(self.rules)
-        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold, known_intents=known)
+        self.read_only = registry.read_only_intents()
+        self.writes = registry.write_intents()
+        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=known | {"chitchat"})
+        self.expected = ExpectedInputStage(self.rules, self.read_only)
+        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold, known_intents=known,
+                                             task_intents=registry.task_intents())
         self.llm: LLM = llm if llm is not None else NoLLM()
         self.llm_router = LLMRouterStage(self.llm, labels_from_registry(registry.skills))
 

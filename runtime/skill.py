@@ -15,8 +15,8 @@ from typing import Any
 from runtime.views import ExecView
 
 __all__ = [
-    "ActionSpec", "SkillRegistry", "SkillResult", "SkillSpec", "SlotSpec", "SlotType", "READ_ONLY_INTENTS",
-    "INTENTS", "WRITE_INTENTS",
+    "ActionSpec", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotSpec", "SlotType",
+    "Trigger", "READ_ONLY_INTENTS", "INTENTS", "WRITE_INTENTS",
 ]
 
 INTENTS = (
@@ -24,6 +24,8 @@ INTENTS = (
     "dinner.plan", "recipe.query", "exercise.plan", "exercise.log", "exercise.history",
     "profile.view", "profile.update", "pantry.update", "chitchat", "unknown",
 )
+# The intent facts below are the defaults of DESIGN §3.2; the engine derives its own sets from the
+# registered specs (``SkillRegistry.read_only_intents`` / ``write_intents`` / ``task_intents``).
 READ_ONLY_INTENTS = frozenset({
     "weather.query", "datetime.query", "recipe.query", "reminder.list", "exercise.history",
     "profile.view", "chitchat", "pantry.view",
@@ -49,6 +51,7 @@ class SlotType(StrEnum):
 
 
 Extractor = Callable[[str], Any]
+SlotCheck = Callable[[Any], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,21 @@ class SlotSpec:
     maximum: float | None = None
     hint: str = ""
     extract: Extractor | None = None
+    check: SlotCheck | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A wording that means ``intent``: a routing rule a skill declares (DESIGN §6.2: wording only).
+
+    ``unless`` vetoes the match; ``order`` sorts the rules of all skills (lower is tried first).
+    """
+
+    intent: str
+    name: str
+    pattern: str
+    unless: str | None = None
+    order: int = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +103,8 @@ class SkillResult:
 
 Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]
 ConfirmText = Callable[[Mapping[str, Any]], str]
+# (previous params, elliptical fragment such as "那广州呢" → "广州") → the new params, or None
+FollowUp = Callable[[Mapping[str, Any], str], "Mapping[str, Any] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +119,8 @@ class ActionSpec:
     confirm_text: ConfirmText | None = None
     any_of: tuple[tuple[str, ...], ...] = ()
     description: str = ""
+    read_only: bool = False
+    follow_up: FollowUp | None = None
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""
@@ -112,6 +134,7 @@ class SkillSpec:
     name: str
     actions: tuple[ActionSpec, ...]
     description: str = ""
+    triggers: tuple[Trigger, ...] = ()
 
 
 class SkillRegistry:
@@ -143,6 +166,23 @@ class SkillRegistry:
     def intents(self) -> frozenset[str]:
         """Every intent some skill serves."""
         return frozenset(self._by_intent)
+
+    def read_only_intents(self) -> frozenset[str]:
+        """Intents of actions that only read (answered in passing while a task waits), plus chit-chat."""
+        return frozenset(i for i, (_, a) in self._by_intent.items() if a.read_only) | {"chitchat"}
+
+    def write_intents(self) -> frozenset[str]:
+        """Intents of actions that write and need a yes/no first."""
+        return frozenset(i for i, (_, a) in self._by_intent.items() if a.writes)
+
+    def task_intents(self) -> frozenset[str]:
+        """Intents that start a task (everything that is not read-only)."""
+        return frozenset(i for i, (_, a) in self._by_intent.items() if not a.read_only)
+
+    def triggers(self) -> tuple[Trigger, ...]:
+        """Every skill's routing rules, in the order they are tried."""
+        found = [(t.order, n, t) for n, t in enumerate(t for s in self._skills.values() for t in s.triggers)]
+        return tuple(t for _, _, t in sorted(found, key=lambda x: (x[0], x[1])))
 
 
 # Values of TIME slots are handed to skills as ``TimeExpr.to_param()`` dicts; the time-phrase type and

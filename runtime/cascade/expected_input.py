@@ -9,7 +9,6 @@ from typing import Any
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.rules import RuleRouter
 from runtime.parsers.slots import parse_choice
-from runtime.skill import READ_ONLY_INTENTS
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -24,8 +23,9 @@ class ExpectedInputStage:
 
     stage = Stage.EXPECTED_INPUT
 
-    def __init__(self, rules: RuleRouter) -> None:
+    def __init__(self, rules: RuleRouter, read_only: frozenset[str]) -> None:
         self._rules = rules
+        self._read_only = read_only
 
     def match_choice(self, view: RouterView) -> Match | None:
         """An answer to a clarifying question (numbered options)."""
@@ -44,7 +44,7 @@ class ExpectedInputStage:
         also, also_text = None, ""
         for clause in clauses if len(clauses) > 1 else []:
             found = self._rules.classify(clause)
-            if found and found[0] in READ_ONLY_INTENTS and found[0] != "chitchat":
+            if found and found[0] in self._read_only and found[0] != "chitchat":
                 also, also_text = found[0], clause
                 break
         if view.expected_type in _FREE_TYPES and routed and routed[0] != view.active_intent and also is None:
@@ -55,7 +55,7 @@ class ExpectedInputStage:
             value = next((v for v in map(parse, rest) if v is not None), None)
         if value is None:
             return None
-        if routed and routed[0] != view.active_intent and routed[0] not in READ_ONLY_INTENTS \
+        if routed and routed[0] != view.active_intent and routed[0] not in self._read_only \
                 and also is None:
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",

@@ -9,7 +9,7 @@ from runtime.turn import Stage
 from runtime.views import RouterView
 
 TASK_INTENTS = frozenset({"reminder.create", "reminder.cancel", "dinner.plan", "exercise.log",
-                          "profile.update", "pantry.update", "exercise.plan"})
+                          "profile.update", "pantry.update", "exercise.plan"})  # default when no registry
 
 
 class _Prediction(Protocol):
@@ -28,11 +28,12 @@ class IntentModelStage:
     stage = Stage.INTENT_MODEL
 
     def __init__(self, model: _Model | None, *, threshold: float = 0.6, clarify_floor: float = 0.3,
-                 known_intents: frozenset[str] | None = None) -> None:
+                 known_intents: frozenset[str] | None = None, task_intents: frozenset[str] = TASK_INTENTS) -> None:
         self._model = model
         self._threshold = threshold
         self._clarify_floor = clarify_floor
         self._known = known_intents
+        self._tasks = task_intents
 
     def match(self, view: RouterView) -> Match | None:
         if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
@@ -50,7 +51,7 @@ class IntentModelStage:
         top = [(lab, p) for lab, p in pred.alternatives[:2]
                if lab not in ("unknown", "chitchat") and (self._known is None or lab in self._known)]
         if (view.expected_field is None and len(top) == 2 and top[1][1] >= self._clarify_floor
-                and any(lab in TASK_INTENTS for lab, _ in top)):
+                and any(lab in self._tasks for lab, _ in top)):
             return Match(self.stage, Kind.CLARIFY, intent=top[0][0], confidence=conf, detail="model: unsure",
                          options=tuple((lab, lab) for lab, _ in top))
         return None

@@ -10,6 +10,7 @@ from typing import Any
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
+from skills.datetime._triggers import TRIGGERS
 
 WEEKDAYS = "一二三四五六日"
 _WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2,
@@ -167,10 +168,11 @@ def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="datetime",
     description="日期、时间、星期、工作日和节假日",
     actions=(
-        ActionSpec(name="query", intent="datetime.query", run=_run, description="回答日期、时间、星期几、是否放假",
+        ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, description="回答日期、时间、星期几、是否放假",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),
     ),

@@ -63,7 +63,7 @@ SPEC = SkillSpec(
     description="家常菜做法",
     actions=(
         ActionSpec(
-            name="query", intent="recipe.query", run=query,
+            name="query", intent="recipe.query", run=query, read_only=True,
             slots=(SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),),
             description="查一道菜的用料和步骤",
         ),

@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.dinner._format import format_plan, plan_dto
+from skills.dinner._triggers import TRIGGERS
 from skills.dinner.exclusions import NOTHING_WORDS
 from skills.dinner.planner import PlanRequest, plan_dinner
 from skills.pantry.skill import pantry_grams
@@ -53,6 +54,7 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="dinner",
     description="按人数和预算安排晚饭",
     actions=(

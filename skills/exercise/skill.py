@@ -13,6 +13,7 @@ from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.exercise._met import DEFAULT_WEIGHT_KG, estimate, find_activity
 from skills.exercise._plan import parse_level, weekly_plan
+from skills.exercise._triggers import TRIGGERS
 from skills.models import ExerciseLog
 from skills.profile._parse import parse_goal
 from skills.store import get_profile, insert_once
@@ -149,6 +150,7 @@ def _extract_level(text: str) -> str | None:
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="exercise",
     description="运动计划、记录和统计",
     actions=(
@@ -174,6 +176,6 @@ SPEC = SkillSpec(
             any_of=(("minutes", "distance_km"),),
             description="记录一次运动并估算消耗",
         ),
-        ActionSpec(name="history", intent="exercise.history", run=history, description="本周和最近7天的运动统计"),
+        ActionSpec(name="history", intent="exercise.history", run=history, read_only=True, description="本周和最近7天的运动统计"),
     ),
 )

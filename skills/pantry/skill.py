@@ -12,6 +12,7 @@ from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.models import PantryItem, utcnow
 from skills.pantry._parse import PantryChange, parse_pantry, to_grams
+from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
 
 __all__ = ["SPEC", "describe_change", "pantry_grams", "read_pantry"]
@@ -119,6 +120,7 @@ def _extract_items(text: str) -> list[PantryChange] | None:
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="pantry",
     description="家里现有食材（冰箱库存）",
     actions=(
@@ -128,6 +130,6 @@ SPEC = SkillSpec(
                             extract=_extract_items),),
             description="记录家里有什么食材、用完了什么",
         ),
-        ActionSpec(name="view", intent="pantry.view", run=view_pantry, description="看看家里还有什么食材"),
+        ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材"),
     ),
 )

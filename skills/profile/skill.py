@@ -20,6 +20,7 @@ from skills.profile._parse import (
     extract_weight,
     parse_goal,
 )
+from skills.profile._triggers import TRIGGERS
 from skills.store import apply_once, get_profile
 from skills.weather._cities import clean_city
 
@@ -146,10 +147,11 @@ def _confirm(params: Mapping[str, Any]) -> str:
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="profile",
     description="个人健康资料",
     actions=(
-        ActionSpec(name="view", intent="profile.view", run=view_profile, description="看看我的资料"),
+        ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料"),
         ActionSpec(
             name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm,
             slots=(

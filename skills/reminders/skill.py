@@ -25,6 +25,7 @@ from runtime.skill import (
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._text import ALL, extract_content, extract_target, parse_target
+from skills.reminders._triggers import TRIGGERS
 
 __all__ = ["SPEC", "SNOOZE_DEFAULT"]
 
@@ -151,6 +152,7 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="reminders",
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
     actions=(
@@ -162,7 +164,7 @@ SPEC = SkillSpec(
                 SlotSpec("content", SlotType.TEXT, "要提醒你做什么？", extract=extract_content),
             ),
         ),
-        ActionSpec(name="list", intent="reminder.list", run=list_reminders, description="查看提醒"),
+        ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒"),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
             confirm_text=cancel_confirm_text, description="取消提醒",

@@ -17,6 +17,7 @@ from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.store import get_profile
 from skills.weather._cities import clean_city, find_city
+from skills.weather._triggers import TRIGGERS
 from skills.weather.provider import CityForecast, CityNotFound, DayForecast, WeatherUnavailable
 
 __all__ = ["CACHE_TTL_S", "DAYS", "SPEC", "cache_key", "extract_day", "get_forecast", "query"]
@@ -115,11 +116,12 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
 
 
 SPEC = SkillSpec(
+    triggers=TRIGGERS,
     name="weather",
     description="查天气",
     actions=(
         ActionSpec(
-            name="query", intent="weather.query", run=query,
+            name="query", intent="weather.query", run=query, read_only=True,
             slots=(
                 SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city),
                 SlotSpec("day", SlotType.TEXT, "查哪一天？（今天/明天/后天）", required=False, default="今天",

@@ -7,13 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from runtime.cascade.rules import RuleRouter
+from runtime.cascade.rules import RuleRouter, rules_from
+from runtime.skill import SkillRegistry
+from skills import all_skills
 
 TRAIN = Path(__file__).resolve().parents[3] / "shared" / "data" / "train"
 TASKS = {"reminder.create", "reminder.cancel", "reminder.snooze", "dinner.plan", "exercise.log", "exercise.plan",
          "profile.update", "pantry.update"}
 IN_SCOPE = {"schedule", "cookbook", "weather", "datetime", "chat", "alarm", "reminder", "calendar",
             "Remind", "GetWeather", "Chat", "GetDate", "Alarm"}
+
+
+def _router() -> RuleRouter:
+    return RuleRouter(rules_from(SkillRegistry(all_skills()).triggers()))
 
 
 def _out_of_scope() -> list[str]:
@@ -29,7 +35,7 @@ def _out_of_scope() -> list[str]:
 
 @pytest.mark.skipif(not TRAIN.is_dir(), reason="shared training data not present")
 def test_rules_start_almost_no_task_on_out_of_scope_requests() -> None:
-    router = RuleRouter()
+    router = _router()
     texts = _out_of_scope()
     false_tasks = [t for t in texts if (found := router.classify(t)) and found[0] in TASKS]
     assert len(texts) > 20_000
@@ -39,5 +45,5 @@ def test_rules_start_almost_no_task_on_out_of_scope_requests() -> None:
 @pytest.mark.parametrize("text", ["我想听大王叫我来巡山", "颈椎病不宜做哪些运动？", "我不吃英文怎么讲",
                                   "身高170体重55公斤是偏瘦吗？"])
 def test_questions_and_song_titles_are_not_tasks(text: str) -> None:
-    found = RuleRouter().classify(text)
+    found = _router().classify(text)
     assert found is None or found[0] not in TASKS

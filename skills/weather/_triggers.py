@@ -1,0 +1,14 @@
+"""Routing rules of this skill: wordings that mean its intents (tried in ``order`` across skills)."""
+
+from __future__ import annotations
+
+from runtime.skill import Trigger
+
+__all__ = ["TRIGGERS"]
+
+TRIGGERS: tuple[Trigger, ...] = (
+    Trigger(
+        "weather.query", "weather.query", order=120,
+        pattern=r"天气|下雨|下雪|气温|温度|冷不冷|热不热|要不要带伞|带伞吗|刮风|雾霾|空气质量|晴天|阴天|几度",
+    ),
+)
