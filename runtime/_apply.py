@@ -6,10 +6,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from runtime import texts
-from runtime._slots import extract_all
+from runtime._dialogue import CONFIRM_TTL
+from runtime._slots import extract_all, with_defaults
+from runtime._smalltalk import cannot_help, small_talk
+from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
-from runtime.context import Clarification, ClarifyOption
+from runtime.context import Clarification, ClarifyOption, SkillSession
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
@@ -74,8 +77,11 @@ def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, s
 
 def _confirm(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     pending = turn.ctx.pending_confirmation
-    if pending is not None:
-        turn.trace.intent = pending.intent
+    if pending is None:
+        turn.say(texts.NOTHING_TO_CONFIRM)
+        _repeat_pending(turn)
+        return
+    turn.trace.intent = pending.intent
     engine.dialogue.confirm(turn)
     _repeat_pending(turn)
 
@@ -93,6 +99,70 @@ def _answer(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     if match.also:
         engine.dialogue.run_read_only(turn, match.also, match.also_text)
     engine.dialogue.answer(turn, match.params.get("value"), text=view.text)
+
+
+def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    """Slots named by their own words: a correction, others out of order, several at once."""
+    ctx = turn.ctx
+    slots = dict(match.params.get("slots") or {})
+    said = describe_params(slots) or "这些"
+    session = ctx.active
+    if session is None:
+        pending = ctx.pending_confirmation
+        action = engine.registry.action(pending.skill, pending.action) if pending else None
+        if pending is None or action is None:
+            _unknown(engine, turn, match, view, summary)
+            return
+        pending.params.update(slots)
+        pending.question = action.confirm_text(pending.params) if action.confirm_text else pending.question
+        turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
+        _rebind(turn)
+        turn.say(texts.CORRECTED.format(what=said) + pending.question + texts.CONFIRM_SUFFIX)
+        return
+    action = engine.registry.action(session.skill, session.action)
+    if action is None:
+        _unknown(engine, turn, match, view, summary)
+        return
+    corrected = bool(match.params.get("correction")) or any(name in session.params for name in slots)
+    session.params.update(slots)
+    expected = session.expected_input
+    value = match.params.get("value")
+    if expected is not None and value is not None:
+        session.params[expected.field] = value
+        if expected.field not in session.asked_optional:
+            session.asked_optional.append(expected.field)
+    session.expected_input = None
+    turn.trace.skill, turn.trace.action = session.skill, session.action
+    turn.say((texts.CORRECTED if corrected else texts.NOTED).format(what=said))
+    engine.dialogue.advance(turn, session, action)
+
+
+def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
+    ctx, fragment = turn.ctx, str(match.params.get("fragment") or "")
+    frame = ctx.summary.last_query
+    found = engine.registry.for_intent(frame.intent) if frame else None
+    if frame is None or found is None:
+        _unknown(engine, turn, match, view, summary)
+        return
+    spec, action = found
+    if action.follow_up is not None:
+        changed = action.follow_up(frame.params, fragment)
+        params = dict(changed) if changed else None
+    else:
+        extra = extract_all(action, fragment, turn.now)
+        params = {**frame.params, **extra} if extra else None
+    if params is None:
+        _unknown(engine, turn, match, view, summary)
+        return
+    turn.trace.intent, turn.trace.skill, turn.trace.action = action.intent, spec.name, action.name
+    if action.read_only:
+        engine.dialogue.run(turn, spec.name, action, with_defaults(action, params), turn.inbound.msg_id)
+        return
+    session = SkillSession(skill=spec.name, action=action.name, intent=action.intent, params=params,
+                           asked_optional=[s.name for s in action.slots], topic_version=ctx.topic_version,
+                           started_at=turn.now)
+    engine.dialogue.advance(turn, session, action)
 
 
 def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -163,7 +233,7 @@ def _unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
 
     chitchat = match.kind == Kind.CHITCHAT or match.intent == "chitchat"
     if turn.llm is None or not (turn.llm.is_configured("chat") or turn.llm.is_configured("tool_agent")):
-        turn.say(texts.CHITCHAT if chitchat else texts.UNKNOWN)
+        turn.say(_offline_reply(turn, view, chitchat))
         _repeat_pending(turn)
         return
     turn.trace.stage = Stage.FALLBACK
@@ -180,6 +250,21 @@ def _unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     _repeat_pending(turn)
 
 
+def _offline_reply(turn: TurnState, view: RouterView, chitchat: bool) -> str:
+    """Small talk answered in kind; the feature list offered once, not on every miss."""
+    seed = turn.inbound.msg_id
+    found = small_talk(view.text, seed)
+    if found is not None:
+        return found
+    if chitchat:
+        return cannot_help(seed)
+    summary = turn.ctx.summary
+    if not summary.help_offered:
+        summary.help_offered = True
+        return texts.UNKNOWN
+    return texts.UNKNOWN_SHORT
+
+
 def _runner(engine: Engine, turn: TurnState) -> Any:
     def run_action(action: Any, params: Mapping[str, Any]) -> Any:
         view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
@@ -194,12 +279,21 @@ def _repeat_pending(turn: TurnState) -> None:
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(texts.REPEAT_PENDING.format(question=ctx.active.expected_input.question))
     elif ctx.pending_confirmation is not None:
+        _rebind(turn)
         turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.question))
+
+
+def _rebind(turn: TurnState) -> None:
+    """A confirmation offered again is confirmable again: bound to the current topic, fresh expiry."""
+    pending = turn.ctx.pending_confirmation
+    if pending is not None:
+        pending.topic_version = turn.ctx.topic_version
+        pending.expires_at = max(pending.expires_at, turn.now + CONFIRM_TTL)
 
 
 _HANDLERS = {
     Kind.WELCOME: _welcome, Kind.GOODBYE: _goodbye, Kind.UNSUPPORTED: _unsupported, Kind.HELP: _help,
     Kind.CANCEL: _cancel, Kind.CONTINUE: _continue, Kind.CONFIRM: _confirm, Kind.RESET: _reset,
-    Kind.ANSWER: _answer, Kind.INVALID: _invalid, Kind.CHOICE: _choice, Kind.CLARIFY: _clarify,
+    Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: _follow_up, Kind.INVALID: _invalid, Kind.CHOICE: _choice, Kind.CLARIFY: _clarify,
     Kind.INTENT: _intent, Kind.UNKNOWN: _unknown, Kind.CHITCHAT: _unknown,
 }

@@ -10,7 +10,7 @@ from runtime import texts
 from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
 from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
-from runtime.context import ExpectedInput, PausedTask, PendingConfirmation, SkillSession
+from runtime.context import ExpectedInput, PausedTask, PendingConfirmation, QueryFrame, SkillSession
 from runtime.parsers.slots import parse_yes_no
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult
 from runtime.views import make_exec_view
@@ -37,6 +37,11 @@ class Dialogue:
         spec, action = found
         collected = extract_all(action, text, turn.now)
         collected.update(_typed(action, params or {}, turn))
+        remembered = turn.ctx.summary.constraints
+        for slot in action.slots:  # an optional count the conversation already settled (a plan's people)
+            if not slot.required and slot.parser == "count" and slot.name not in collected \
+                    and isinstance(remembered.get(slot.name), int | float):
+                collected[slot.name] = remembered[slot.name]
         session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
                                topic_version=turn.ctx.topic_version, started_at=turn.now)
         turn.trace.skill, turn.trace.action = spec.name, action.name
@@ -78,8 +83,27 @@ class Dialogue:
             return _USE_DEFAULT
         return value
 
+    def extract_active(self, turn: TurnState, text: str) -> dict[str, Any]:
+        """Slots of the active action that ``text`` names by their own units or keywords (strict
+        parsing), leaving out free-text slots and values the task already holds."""
+        session = turn.ctx.active
+        action = self.registry.action(session.skill, session.action) if session else None
+        if session is None or action is None:
+            return {}
+        return {name: value for name, value in extract_all(action, text, turn.now).items()
+                if (slot := action.slot(name)) is not None and slot.parser != "text"
+                and session.params.get(name) != value}
+
     def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:
         """Ask the next missing field, or ask for confirmation, or run the action."""
+        for slot in action.slots:
+            if slot.check is not None and session.params.get(slot.name) is not None:
+                question = slot.check(session.params[slot.name])
+                if question:  # a value the skill cannot act on safely: ask rather than guess
+                    session.params.pop(slot.name)
+                    session.missing = missing_slots(action, session.params, session.asked_optional)
+                    self._ask(turn, session, action, slot.name, question=question)
+                    return
         missing = missing_slots(action, session.params, session.asked_optional)
         session.missing = missing
         if missing:
@@ -93,12 +117,16 @@ class Dialogue:
         self.run(turn, session.skill, action, params, turn.inbound.msg_id)
         self.offer_resume(turn)
 
-    def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str) -> None:
+    def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
+             question: str | None = None) -> None:
         slot = action.slot(field)
         assert slot is not None
-        question = slot.question
         options: list[str] = []
         default = default_for(turn.ctx.summary, field)
+        if question is None:
+            question = slot.question
+        elif default is not None:
+            default = None  # a clarifying question stands as asked
         if default is not None and slot.required:
             question = f"还是{default[1]}吗？（是的话回复“是”，不是就直接告诉我）"
             options = [default[1]]  # marks that a remembered value was offered
@@ -133,6 +161,8 @@ class Dialogue:
         turn.say(result.reply)
         turn.data.update({"result": dict(result.data)} if result.data else {})
         apply_facts(turn.ctx.summary, result.facts)
+        if result.ok and not action.writes:
+            turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now)
         return result
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
@@ -212,6 +242,11 @@ def _typed(action: ActionSpec, params: dict[str, Any], turn: TurnState) -> dict[
         if value is not None:
             typed[name] = value
     return typed
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """The params that can be kept in the stored frame (JSON values only)."""
+    return {k: v for k, v in params.items() if isinstance(v, str | int | float | bool | list | dict)}
 
 
 class _UseDefault:

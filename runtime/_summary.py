@@ -20,6 +20,10 @@ _SPOKEN = {
 }
 
 
+_UNITS = {"minutes": "{}分钟", "distance_km": "{}公里", "height_cm": "身高{}厘米", "weight_kg": "体重{}公斤",
+          "servings": "{}份"}
+
+
 def _num(value: Any) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
@@ -53,7 +57,7 @@ def _plain(text: str) -> bool:
     return not re.search(r"[{}\[\]\"'<>:=]|[A-Za-z0-9_\-]{8,}", text)
 
 
-def _describe_params(params: Mapping[str, Any]) -> str:
+def describe_params(params: Mapping[str, Any]) -> str:
     parts = []
     for key, value in params.items():
         if key == "people":
@@ -62,6 +66,8 @@ def _describe_params(params: Mapping[str, Any]) -> str:
             parts.append(f"预算{_num(value)}元")
         elif key in ("dietary", "dislikes") and isinstance(value, list):
             parts.append("忌口" + ("、".join(map(str, value[:4])) if value else "无"))
+        elif key in _UNITS and isinstance(value, int | float):
+            parts.append(_UNITS[key].format(_num(value)))
         elif isinstance(value, str) and len(value) <= 12 and _plain(value):
             parts.append(value)
     return "，".join(parts)
@@ -71,7 +77,7 @@ def build_model_summary(ctx: ConversationRuntimeContext) -> ModelSummary:
     """One templated Chinese sentence (≤ 200 chars): no JSON, no ids."""
     parts: list[str] = []
     if ctx.active is not None:
-        known = _describe_params(ctx.active.params)
+        known = describe_params(ctx.active.params)
         sentence = f"用户正在{texts.task_name(ctx.active.intent)}"
         if known:
             sentence += f"（已知：{known}）"
@@ -85,7 +91,7 @@ def build_model_summary(ctx: ConversationRuntimeContext) -> ModelSummary:
     facts = []
     if ctx.summary.goal:
         facts.append(f"目标{ctx.summary.goal}")
-    described = _describe_params({k: v for k, v in ctx.summary.constraints.items()
+    described = describe_params({k: v for k, v in ctx.summary.constraints.items()
                                   if k in ("people", "budget", "dislikes", "city")})
     if described:
         facts.append(described)

@@ -97,6 +97,14 @@ class ProcessedTurn(BaseModel):
     skill: str | None = None
 
 
+class QueryFrame(BaseModel):
+    """The last answered query or finished task (intent + slots), reused by elliptical follow-ups."""
+
+    intent: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    at: datetime
+
+
 class Summary(BaseModel):
     """Structured long-term facts: short, typed, reusable (defaults and the model summary)."""
 
@@ -104,6 +112,8 @@ class Summary(BaseModel):
     constraints: dict[str, Any] = Field(default_factory=dict)
     confirmed: list[str] = Field(default_factory=list)
     open_items: list[str] = Field(default_factory=list)
+    last_query: QueryFrame | None = None
+    help_offered: bool = False
 
 
 class ConversationRuntimeContext(BaseModel):

@@ -16,12 +16,13 @@ from zoneinfo import ZoneInfo
 from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue
+from runtime._slots import extract_all
 from runtime._summary import build_model_summary
 from runtime._turnstate import TurnState, snapshot
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.control import ControlStage
 from runtime.cascade.event import EventStage
-from runtime.cascade.expected_input import ExpectedInputStage
+from runtime.cascade.expected_input import CORRECTION, ExpectedInputStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter, rules_from
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
+FOLLOW_UP_TTL = timedelta(minutes=30)
 PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view"}
 
 
@@ -152,7 +154,13 @@ class Engine:
             expected_field=expected.field if expected else None, expected_type=expected.type if expected else None,
             expected_options=tuple(o.label for o in clar.options) if clar else (),
             pending_confirmation=ctx.pending_confirmation.intent if ctx.pending_confirmation else None,
-            has_paused=bool(ctx.paused), clarifying=clar is not None, now=turn.now)
+            has_paused=bool(ctx.paused), clarifying=clar is not None, now=turn.now,
+            last_intent=self._last_intent(ctx, turn.now))
+
+    @staticmethod
+    def _last_intent(ctx: ConversationRuntimeContext, now: Any) -> str | None:
+        frame = ctx.summary.last_query
+        return frame.intent if frame is not None and now - frame.at <= FOLLOW_UP_TTL else None
 
     def _decide(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match:
         for stage in (self.event, self.control):
@@ -165,7 +173,16 @@ class Engine:
                 return found
             turn.ctx.clarification = None
         if view.expected_field is not None:
-            found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text))
+            found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text),
+                                        lambda text: self.dialogue.extract_active(turn, text))
+            if found is not None:
+                return found
+        elif view.pending_confirmation is not None:
+            found = self._pending_correction(turn, view)
+            if found is not None:
+                return found
+        elif view.active_skill is None:
+            found = self.rules.match_follow_up(view)
             if found is not None:
                 return found
         found = self.rules.match(view) or self.intent_model.match(view)
@@ -180,6 +197,20 @@ class Engine:
             if found is not None:
                 return found
         return Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")
+
+    def _pending_correction(self, turn: TurnState, view: RouterView) -> Match | None:
+        """"不对，是40分钟" while a write waits for yes/no: the pending params change, the question stands."""
+        pending = turn.ctx.pending_confirmation
+        action = self.registry.action(pending.skill, pending.action) if pending else None
+        if pending is None or action is None or not CORRECTION.search(view.text):
+            return None
+        found = {name: value for name, value in extract_all(action, view.text, turn.now).items()
+                 if (slot := action.slot(name)) is not None and slot.parser != "text"
+                 and pending.params.get(name) != value}
+        if not found:
+            return None
+        return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent, params={"slots": found},
+                     detail=f"correction {sorted(found)} of the pending confirmation")
 
     def _remember(self, turn: TurnState) -> None:
         ctx = turn.ctx

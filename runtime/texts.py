@@ -15,11 +15,15 @@ CAPABILITIES = (
 WELCOME = "你好，欢迎关注！我是你的生活小助手。\n" + CAPABILITIES
 HELP = CAPABILITIES + "\n\n随时可以说“取消”“继续”“重新开始”。"
 UNKNOWN = "抱歉，这个我还不太会。\n" + CAPABILITIES
+UNKNOWN_SHORT = "抱歉，这个我还不太会。说“帮助”可以看看我能做什么。"
 CHITCHAT = "你好呀！有什么我能帮你的吗？比如安排晚饭、设个提醒，或者问问天气。"
 UNSUPPORTED = "暂时只能看懂文字消息哦，请用文字告诉我你想做什么～"
 VOICE_UNREADABLE = "这条语音我没听清，可以打字告诉我吗？"
 
 NOTHING_TO_CANCEL = "现在没有进行中的事情需要取消哦。"
+NOTHING_TO_CONFIRM = "现在没有需要确认的事情哦。有什么要我做的，直接告诉我就行。"
+CORRECTED = "好的，改成{what}。"
+NOTED = "好的，{what}，记下了。"
 NOTHING_TO_CONTINUE = "现在没有可以继续的事情，有什么新的需要吗？"
 CANCELLED_CONFIRMATION = "好的，已取消，什么都没有改动。"
 CANCELLED_TASK = "好的，已取消{task}。"

@@ -39,6 +39,7 @@ class RouterView:
     has_paused: bool = False
     clarifying: bool = False
     now: datetime | None = None
+    last_intent: str | None = None  # the intent of the last answered query (for elliptical follow-ups)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,14 @@ from runtime.views import RouterView
 _TRIM = re.compile(r"[\s，。！!？?,.~～…]+")
 _TAIL = re.compile(r"[吧啊呀哦了的嘛呗]+$")
 
-CANCEL = frozenset({"取消", "算了", "不用了", "不要了", "不用", "取消吧", "不做了", "停", "停止", "退出", "先不了", "不了"})
+CANCEL = frozenset({"取消", "算了", "不用了", "不要了", "不用", "取消吧", "不做了", "停", "停止", "退出", "先不了", "不了",
+                    "不弄了", "不搞了", "不需要了", "没事了", "不想弄了", "先不弄了", "先不用了", "还是算了"})
+# a longer colloquial cancel: "算了，先不弄了" / "算了算了" / "先这样吧，不弄了"
+_CANCEL_LEAD = re.compile(r"^(算了|还是算了|不弄了|不搞了|先不弄|先不做)")
+# a colloquial no to a pending yes/no: "算了，先留着吧" / "别删" / "还是留着吧" / "先不要"
+_DENY_LEAD = re.compile(r"^(不|别|否|算了|还是算了|先不|还是不|先留着|留着|保留|还是留着|先别)")
+_CONFIRM_LEAD = re.compile(r"^(确认|确定|好|行|可以|没问题|嗯|对|是|ok|yes)")
+_CORRECTION = re.compile(r"不对|不是|错了|改成|改为|应该是|其实是|换成")
 CONTINUE = frozenset({"继续", "接着来", "接着", "继续吧", "接着说", "回到刚才", "继续刚才"})
 CONFIRM = frozenset({"确认", "好", "好的", "是", "是的", "对", "对的", "确定", "可以", "行", "嗯", "没问题", "ok", "yes"})
 DENY = frozenset({"不", "不是", "不对", "否", "不行", "不确认", "no"})
@@ -38,11 +45,13 @@ class ControlStage:
         word = normalise(view.text)
         if not word:
             return None
-        if view.pending_confirmation and (word in CONFIRM or raw in CONFIRM):
-            return Match(self.stage, Kind.CONFIRM, detail=word)
-        if view.pending_confirmation and (word in DENY or raw in DENY):
-            return Match(self.stage, Kind.CANCEL, detail=word)
-        if word in CANCEL or raw in CANCEL:
+        if view.pending_confirmation:
+            found = self._yes_no(word, raw)
+            if found is not None:
+                return found
+        elif word in ("确认", "确定", "确认一下", "确定吧"):
+            return Match(self.stage, Kind.CONFIRM, detail="nothing pending")
+        if word in CANCEL or raw in CANCEL or (_CANCEL_LEAD.match(raw) and len(raw) <= 10):
             return Match(self.stage, Kind.CANCEL, detail=word)
         if word in CONTINUE or raw in CONTINUE:
             return Match(self.stage, Kind.CONTINUE, detail=word)
@@ -50,4 +59,18 @@ class ControlStage:
             return Match(self.stage, Kind.RESET, detail=word)
         if word in HELP or raw in HELP:
             return Match(self.stage, Kind.HELP, detail=word)
+        return None
+
+    def _yes_no(self, word: str, raw: str) -> Match | None:
+        """Yes or no to the pending confirmation, said the way people say it (short messages only)."""
+        if word in CONFIRM or raw in CONFIRM:
+            return Match(self.stage, Kind.CONFIRM, detail=word)
+        if word in DENY or raw in DENY:
+            return Match(self.stage, Kind.CANCEL, detail=word)
+        if len(raw) > 12 or _CORRECTION.search(raw):
+            return None  # a correction ("不对，是40分钟") or a request of its own: not a bare yes/no
+        if _DENY_LEAD.match(raw) and not raw.startswith(("不错", "不客气")):
+            return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")
+        if _CONFIRM_LEAD.match(raw):
+            return Match(self.stage, Kind.CONFIRM, detail=f"yes: {word}")
         return None

@@ -1,9 +1,20 @@
-"""Stage ``expected_input``: the bot just asked for a field; is this message the answer?"""
+"""Stage ``expected_input``: the bot just asked for a field; what does this message do to the task?
+
+The interpretation that explains the whole message wins (DESIGN §3.4):
+
+* a question (a read-only request with a question word) is a side question, never the slot's value
+  ("今天几号来着" while a time is asked): the stage steps aside and the read-only intent answers it;
+* slots named by their own units or keywords ("6个人", "预算300", "不吃辣") are those slots — a
+  correction of one already given, others given out of order, several at once — never the
+  expected slot's value by accident ("不对，我们是六个人" while the budget is asked is not ¥6);
+* otherwise the expected slot's lenient parse (a bare "3"), with a read-only clause beside it (mixed);
+* a request in its own right (a new task) steps aside too.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from runtime.cascade._match import Kind, Match
@@ -14,12 +25,15 @@ from runtime.views import RouterView
 
 _FREE_TYPES = ("text", "text_list")
 _CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|还有|对了")
+QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|哪[天里儿个些]|怎么|吗|呢$|来着|是不是|有没有|星期几|周几|(.)不\1")
+CORRECTION = re.compile(r"不对|不是|错了|说错|改成|改为|改一下|应该是|其实是|换成|更正")
 
 AnswerParser = Callable[[str], Any]
+SlotExtractor = Callable[[str], Mapping[str, Any]]
 
 
 class ExpectedInputStage:
-    """Parses the answer by the expected field's type; notices a read-only question beside it (mixed)."""
+    """Parses the answer by the expected field's type; notices corrections, other slots, side questions."""
 
     stage = Stage.EXPECTED_INPUT
 
@@ -34,13 +48,26 @@ class ExpectedInputStage:
             return None
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
 
-    def match(self, view: RouterView, parse: AnswerParser) -> Match | None:
-        """``parse`` turns text into the field's value (None when it is not one)."""
+    def match(self, view: RouterView, parse: AnswerParser, extract: SlotExtractor | None = None) -> Match | None:
+        """``parse`` turns text into the field's value (None when it is not one); ``extract`` finds the
+        active action's slots named by their own units or keywords (strict parsing)."""
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):
             return None
         text = view.text.strip()
         routed = self._rules.classify(text)
         clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+        if routed and routed[0] in self._read_only and routed[0] != "chitchat" and QUESTION.search(text) \
+                and len(clauses) <= 1:
+            return None  # a side question: answered by its own intent, the pending question repeated
+        strict = dict(extract(text)) if extract is not None else {}
+        others = {k: v for k, v in strict.items() if k != view.expected_field}
+        if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):
+            corrected = bool(CORRECTION.search(text))
+            value = strict.get(view.expected_field)
+            detail = (f"{'correction' if corrected else 'slots'} {sorted(others)} explain the message"
+                      f"{'' if value is None else f', with field {view.expected_field}'}")
+            return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
+                         params={"slots": others, "value": value, "correction": corrected}, detail=detail)
         also, also_text = None, ""
         for clause in clauses if len(clauses) > 1 else []:
             found = self._rules.classify(clause)

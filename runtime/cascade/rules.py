@@ -45,6 +45,24 @@ CHITCHAT_RULE = _r(
     r"[！!。.～~？?]*$")
 
 
+# "那广州呢" / "明天呢" / "那要是周四呢" / "换成上海" / "不对，是6个人": a message that only makes sense
+# against the last query's frame. The fragment is handed to that query's slot extraction.
+_FOLLOW_UP = re.compile(
+    r"^(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
+    r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
+_CORRECTED = re.compile(r"^(?:不对|不是|错了|说错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
+
+
+def follow_up_fragment(text: str) -> str | None:
+    """The changed part of an elliptical follow-up or a correction, or None when ``text`` is not one."""
+    t = text.strip()
+    m = _FOLLOW_UP.match(t) or _CORRECTED.match(t)
+    if m is None:
+        return None
+    fragment = next((g for g in m.groups() if g), "").strip("，, ")
+    return fragment or None
+
+
 def rules_from(triggers: Iterable[Trigger]) -> tuple[Rule, ...]:
     """Compiled rules for skill triggers (in the order given), then the small-talk rule."""
     return (*(_r(t.name, t.intent, t.pattern, t.unless) for t in triggers), CHITCHAT_RULE)
@@ -66,6 +84,16 @@ class RuleRouter:
                     and rule.matches(text):
                 return rule.intent, rule.name
         return None
+
+    def match_follow_up(self, view: RouterView) -> Match | None:
+        """An elliptical follow-up of the last query ("那广州呢"), when there is a last query."""
+        if not view.last_intent or view.origin not in ("text", "voice"):
+            return None
+        fragment = follow_up_fragment(view.text)
+        if fragment is None or self.classify(view.text.strip()) is not None:
+            return None
+        return Match(self.stage, Kind.FOLLOW_UP, intent=view.last_intent, confidence=CONFIDENCE,
+                     params={"fragment": fragment}, detail=f"follow-up of {view.last_intent}: {fragment}")
 
     def match(self, view: RouterView) -> Match | None:
         if view.origin not in ("text", "voice", "menu") or not view.text.strip():
