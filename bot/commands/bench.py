@@ -20,6 +20,7 @@ BENCHES: dict[str, str] = {
     "reminders": "reminder scheduling and due-push throughput",
     "webhook": "webhook request throughput and passive-reply latency",
     "pipeline": "webhook → queue → worker → delivery end to end",
+    "heldout": "router score on the public held-out intent sets (aggregate figures only)",
 }
 
 
