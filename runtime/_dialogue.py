@@ -10,7 +10,7 @@ from runtime import texts
 from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
 from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
-from runtime.context import ExpectedInput, PausedTask, PendingConfirmation, QueryFrame, SkillSession
+from runtime.context import Clarification, ClarifyOption, ExpectedInput, PausedTask, PendingConfirmation, QueryFrame, SkillSession
 from runtime.parsers.slots import parse_yes_no
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult
 from runtime.views import make_exec_view
@@ -161,6 +161,10 @@ class Dialogue:
         turn.say(result.reply)
         turn.data.update({"result": dict(result.data)} if result.data else {})
         apply_facts(turn.ctx.summary, result.facts)
+        if result.choices:
+            turn.ctx.clarification = Clarification(
+                text=turn.inbound.text, question=result.reply, asked_at=turn.now,
+                options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
         if result.ok and not action.writes:
             turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now)
         return result

@@ -15,7 +15,7 @@ from typing import Any
 from runtime.views import ExecView
 
 __all__ = [
-    "ActionSpec", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotSpec", "SlotType",
+    "ActionSpec", "Choice", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotSpec", "SlotType",
     "Trigger", "READ_ONLY_INTENTS", "INTENTS", "WRITE_INTENTS",
 ]
 
@@ -91,14 +91,27 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """One numbered item of a reply: answering its number starts ``intent`` with ``params``."""
+
+    label: str
+    intent: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class SkillResult:
-    """What an action returns: the reply, structured data, the model-facing DTO, summary facts."""
+    """What an action returns: the reply, structured data, the model-facing DTO, summary facts.
+
+    ``choices``: the reply lists numbered items; a bare number next ("3") picks one.
+    """
 
     reply: str
     data: Mapping[str, Any] = field(default_factory=dict)
     dto: Mapping[str, Any] = field(default_factory=dict)
     facts: Mapping[str, Any] = field(default_factory=dict)
     ok: bool = True
+    choices: tuple[Choice, ...] = ()
 
 
 Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]

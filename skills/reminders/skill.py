@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from runtime.skill import (
     ActionSpec,
+    Choice,
     SkillResult,
     SkillSpec,
     SlotSpec,
@@ -89,7 +90,8 @@ def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> 
                            data={"count": 0}, dto={"reminders": []})
     lines = "\n".join(_line(view, r) for r in active)
     return SkillResult(
-        f"你的提醒（共{len(active)}条）：\n{lines}\n回复「取消第1个」可以取消。",
+        f"你的提醒（共{len(active)}条）：\n{lines}\n回复编号或「取消第1个」可以取消。",
+        choices=tuple(Choice(r.content, "reminder.cancel", {"target": r.number}) for r in active),
         data={"count": len(active), "ids": [r.reminder_id for r in active]},
         dto={"reminders": [{"number": r.number, "content": r.content,
                             "when": format_when(_local(view, r.next_due))} for r in active]},
