@@ -10,7 +10,15 @@ from runtime import texts
 from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
 from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
-from runtime.context import Clarification, ClarifyOption, ExpectedInput, PausedTask, PendingConfirmation, QueryFrame, SkillSession
+from runtime.context import (
+    Clarification,
+    ClarifyOption,
+    ExpectedInput,
+    PausedTask,
+    PendingConfirmation,
+    QueryFrame,
+    SkillSession,
+)
 from runtime.parsers.slots import parse_yes_no
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult
 from runtime.views import make_exec_view
