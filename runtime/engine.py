@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue
+from runtime._hanzi import simplified
 from runtime._slots import extract_all
 from runtime._summary import build_model_summary
 from runtime._turnstate import TurnState, snapshot
@@ -116,6 +117,9 @@ class Engine:
     # -- one attempt -------------------------------------------------------------------------
     def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
         now = inbound.at.astimezone(self._zone)
+        text = simplified(inbound.text)
+        if text != inbound.text:  # 繁體 is read as 简体 by every stage and skill
+            inbound = inbound.model_copy(update={"text": text})
         trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
                           state_before=snapshot(ctx))
         turn = TurnState(inbound=inbound, ctx=ctx, now=now, tz=self.tz, trace=trace, llm=MeteredLLM(self.llm))
