@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
 FOLLOW_UP_TTL = timedelta(minutes=30)
+Decider = Callable[[TurnState, RouterView, ModelSummary], Match | None]
 PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view"}
 
 
@@ -128,6 +130,8 @@ class Engine:
         view = self._router_view(turn)
         summary = build_model_summary(ctx)
         match = self._decide(turn, view, summary)
+        if view.clarifying and match.kind is not Kind.CHOICE:
+            ctx.clarification = None  # the numbered question was not answered: it lapses
         trace.stage, trace.intent, trace.confidence = match.stage, match.intent, match.confidence
         trace.detail = match.detail
         apply_match(self, turn, match, view, summary)
@@ -167,40 +171,54 @@ class Engine:
         return frame.intent if frame is not None and now - frame.at <= FOLLOW_UP_TTL else None
 
     def _decide(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match:
-        for stage in (self.event, self.control):
-            found = stage.match(view)
-            if found is not None:
-                return found
-        if view.clarifying:
-            found = self.expected.match_choice(view)
-            if found is not None:
-                return found
-            turn.ctx.clarification = None
-        if view.expected_field is not None:
-            found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text),
-                                        lambda text: self.dialogue.extract_active(turn, text))
-            if found is not None:
-                return found
-        elif view.pending_confirmation is not None:
-            found = self._pending_correction(turn, view)
-            if found is not None:
-                return found
-        elif view.active_skill is None:
-            found = self.rules.match_follow_up(view)
-            if found is not None:
-                return found
-        found = self.rules.match(view) or self.intent_model.match(view)
-        if found is not None:
-            return found
-        if view.expected_field is not None:
-            return Match(Stage.EXPECTED_INPUT, Kind.INVALID, intent=view.active_intent or "unknown",
-                         confidence=0.0, detail=f"not a {view.expected_type}")
-        if self.llm_router.applies(view):
-            found, outcome = self.llm_router.decide(view, summary, llm=turn.llm)
-            turn.trace.errors.extend(e for e in outcome.errors if e.startswith("bad_output"))
+        """Run the deciders in cascade order; the first match wins. Deciding never changes the context."""
+        for decide in self._order:
+            found = decide(turn, view, summary)
             if found is not None:
                 return found
         return Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")
+
+    @property
+    def _order(self) -> tuple[Decider, ...]:
+        """The cascade (DESIGN §3.1) as data: each entry proposes a match or passes."""
+        return (self._event, self._control, self._choice, self._pending_input, self._routed, self._invalid,
+                self._routed_by_model)
+
+    def _event(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        return self.event.match(view)
+
+    def _control(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        return self.control.match(view)
+
+    def _choice(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        return self.expected.match_choice(view) if view.clarifying else None
+
+    def _pending_input(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        """What the message does to what the bot is waiting for: a slot, a yes/no, or the last query."""
+        if view.expected_field is not None:
+            return self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text),
+                                       lambda text: self.dialogue.extract_active(turn, text))
+        if view.pending_confirmation is not None:
+            return self._pending_correction(turn, view)
+        if view.active_skill is None:
+            return self.rules.match_follow_up(view)
+        return None
+
+    def _routed(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        return self.rules.match(view) or self.intent_model.match(view)
+
+    def _invalid(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        if view.expected_field is None:
+            return None
+        return Match(Stage.EXPECTED_INPUT, Kind.INVALID, intent=view.active_intent or "unknown",
+                     confidence=0.0, detail=f"not a {view.expected_type}")
+
+    def _routed_by_model(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
+        if not self.llm_router.applies(view):
+            return None
+        found, outcome = self.llm_router.decide(view, summary, llm=turn.llm)
+        turn.trace.errors.extend(e for e in outcome.errors if e.startswith("bad_output"))
+        return found
 
     def _pending_correction(self, turn: TurnState, view: RouterView) -> Match | None:
         """"不对，是40分钟" while a write waits for yes/no: the pending params change, the question stands."""
