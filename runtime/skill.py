@@ -122,7 +122,11 @@ FollowUp = Callable[[Mapping[str, Any], str], "Mapping[str, Any] | None"]
 
 @dataclass(frozen=True, slots=True)
 class ActionSpec:
-    """One action of a skill. ``any_of`` lists slot groups of which one value is enough."""
+    """One action of a skill. ``any_of`` lists slot groups of which one value is enough.
+
+    ``read_only`` actions answer in passing while a task waits; the last read-only or ``repeatable``
+    action is the frame an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
+    """
 
     name: str
     intent: str
@@ -134,6 +138,7 @@ class ActionSpec:
     description: str = ""
     read_only: bool = False
     follow_up: FollowUp | None = None
+    repeatable: bool = False  # re-running with a changed slot is harmless (a plan, not a record)
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""

@@ -59,7 +59,7 @@ SPEC = SkillSpec(
     description="按人数和预算安排晚饭",
     actions=(
         ActionSpec(
-            name="plan", intent="dinner.plan", run=plan,
+            name="plan", intent="dinner.plan", run=plan, repeatable=True,
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000),

@@ -14,7 +14,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "exercise.plan", "exercise.plan", order=60,
         pattern=r"(运动|健身|锻炼|训练|减脂|增肌)的?(计划|安排|方案|课表)|(制定|安排|做|定|给我|帮我).{0,6}(运动|健身|锻炼|训练)",
-        unless=r"(跑|骑|游|走)了|哪些|什么运动|怎么|为什么|吗|？|\?|会不会|是不是|能不能|有用",
+        unless=r"(跑|骑|游|走)了|记一下|记录|打卡|哪些|什么运动|怎么|为什么|吗|？|\?|会不会|是不是|能不能|有用",
     ),
     Trigger(
         "exercise.log", "exercise.log", order=70,

@@ -155,7 +155,7 @@ SPEC = SkillSpec(
     description="运动计划、记录和统计",
     actions=(
         ActionSpec(
-            name="plan", intent="exercise.plan", run=plan,
+            name="plan", intent="exercise.plan", run=plan, repeatable=True,
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "运动目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=parse_goal),

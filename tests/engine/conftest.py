@@ -49,7 +49,7 @@ def _activity(text: str) -> str | None:
 
 
 DINNER = SkillSpec("dinner", (ActionSpec(
-    "plan", "dinner.plan", _plan, slots=(
+    "plan", "dinner.plan", _plan, repeatable=True, slots=(
         SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20, hint="告诉我人数就行，比如“3个人”"),
         SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", hint="比如“100元”"),
         SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？", required=False, ask_once=True),
