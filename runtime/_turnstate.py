@@ -9,6 +9,10 @@ from typing import Any
 from runtime.context import ConversationRuntimeContext
 from runtime.turn import Inbound, StateSnapshot, TurnTrace
 
+# skill-specific intents and the DESIGN §3.2 label they are reported under
+PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view",
+                 "exercise.delete": "exercise.log"}
+
 
 @dataclass
 class TurnState:
@@ -43,5 +47,5 @@ def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
         active_skill=active.skill if active else None,
         expected_field=expected,
         paused=[p.session.skill for p in ctx.paused],
-        pending_confirmation=pending.intent if pending else None,
+        pending_confirmation=PUBLIC_INTENT.get(pending.intent, pending.intent) if pending else None,
     )

@@ -20,7 +20,7 @@ from runtime._dialogue import Dialogue
 from runtime._hanzi import simplified
 from runtime._slots import extract_all
 from runtime._summary import build_model_summary
-from runtime._turnstate import TurnState, snapshot
+from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.control import ControlStage
 from runtime.cascade.event import EventStage
@@ -42,7 +42,6 @@ MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
 FOLLOW_UP_TTL = timedelta(minutes=30)
 Decider = Callable[[TurnState, RouterView, ModelSummary], Match | None]
-PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view"}
 
 
 class Engine:

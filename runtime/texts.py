@@ -42,7 +42,7 @@ SKILL_FAILED = "抱歉，{task}时出了点问题，请稍后再试。"
 TASK_NAMES = {
     "dinner.plan": "安排晚饭", "recipe.query": "查菜谱", "reminder.create": "设提醒",
     "reminder.list": "查看提醒", "reminder.cancel": "取消提醒", "reminder.snooze": "推迟提醒",
-    "exercise.plan": "制定运动计划", "exercise.log": "记录运动", "exercise.history": "查看运动记录",
+    "exercise.plan": "制定运动计划", "exercise.log": "记录运动", "exercise.delete": "删除运动记录", "exercise.history": "查看运动记录",
     "profile.view": "查看健康档案", "profile.update": "更新健康档案", "pantry.update": "更新冰箱库存",
     "pantry.view": "查看冰箱库存", "weather.query": "查天气", "datetime.query": "查日期时间",
     "chitchat": "聊天", "unknown": "这件事",

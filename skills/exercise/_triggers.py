@@ -8,6 +8,12 @@ __all__ = ["TRIGGERS"]
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
+        "exercise.delete", "exercise.delete", order=45,
+        pattern=r"(删|删掉|删除|去掉|撤销|撤回|取消|不算).{0,10}(运动|锻炼|跑步|健身|游泳|骑车)?.{0,4}(记录|那条|这条|那次|打卡)"
+                r"|(运动|锻炼|跑步|健身|游泳|骑车)?(记录|那条|那次).{0,6}(记错了|删了|删掉|不算|撤销)",
+        unless=r"提醒",
+    ),
+    Trigger(
         "exercise.history", "exercise.history", order=50,
         pattern=r"(运动|锻炼|健身|跑步|训练)的?(记录|历史|统计|情况|总结)|(这周|本周|最近|过去.天|上周).{0,6}(运动|锻炼|跑|练)了?(多少|几次|什么|哪些|情况)",
     ),

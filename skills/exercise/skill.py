@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
+from skills.exercise._delete import delete_confirm_text, delete_log, extract_log_target
 from skills.exercise._met import DEFAULT_WEIGHT_KG, estimate, find_activity
 from skills.exercise._plan import parse_level, weekly_plan
 from skills.exercise._triggers import TRIGGERS
@@ -177,5 +178,11 @@ SPEC = SkillSpec(
             description="记录一次运动并估算消耗",
         ),
         ActionSpec(name="history", intent="exercise.history", run=history, read_only=True, description="本周和最近7天的运动统计"),
+        ActionSpec(
+            name="delete", intent="exercise.delete", run=delete_log, writes=True, confirm_text=delete_confirm_text,
+            slots=(SlotSpec("target", SlotType.TEXT, "要删哪一条？说“刚才那条”，或者运动名称（比如“跑步那条”）。",
+                            extract=extract_log_target),),
+            description="删除一条记错的运动记录",
+        ),
     ),
 )
