@@ -12,6 +12,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from runtime.parsers.dietary import parse_restrictions
+from runtime.parsers.money import find_amount
 from runtime.parsers.numbers import normalize_numerals
 
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -35,14 +37,16 @@ def parse_count(text: str, answer: bool) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def parse_money(text: str, answer: bool) -> float | None:
-    """Amounts in yuan: 80元, 一百块, 预算一百左右, 100块钱以内, ¥80."""
-    t = normalize_numerals(text).replace(",", "")
-    m = (_search(r"[¥￥]\s*" + _NUM, t) or _search(_NUM + r"\s*(?:元|块钱|块|rmb|RMB)", t)
-         or _search(r"预算\D{0,4}" + _NUM, t))
-    if m is None and answer:
-        m = re.fullmatch(r"\D{0,6}?" + _NUM + r"\D{0,6}", t.strip())
-    return float(m.group(1)) if m else None
+def parse_money(text: str, answer: bool) -> float | str | None:
+    """Yuan: 80元, 一百块, 百来块 (100), 一百出头 (110), 两百以内, 三五十块 (40), 100左右, ¥80.
+
+    An amount said per person (人均30, 每人30块) comes back as the text ``"人均30"``: only the skill
+    knows the head count that turns it into a total. See :mod:`runtime.parsers.money`.
+    """
+    amount = find_amount(text, answer=answer)
+    if amount is None:
+        return None
+    return f"人均{amount.value:g}" if amount.per_person else amount.value
 
 
 _YES = ("嗯嗯", "没问题", "没错", "不错", "就这样", "行吧", "是", "是的", "对", "对的", "好", "好的", "可以", "行", "确认", "确定", "嗯", "没错", "要", "需要", "ok", "yes", "y")
@@ -81,26 +85,12 @@ def parse_choice(text: str, answer: bool, options: tuple[str, ...] = ()) -> int 
     return None
 
 
-_NOTHING = ("都行", "没有", "没", "无", "随便", "都可以", "没忌口", "没有忌口", "不挑", "都吃", "啥都吃", "没什么")
-_VEGETARIAN = re.compile(r"^(?:我|我们|我家)?(?:吃素|素食|全素|只吃素)(?:的|者|主义者)?$")
-_NEGATORS = re.compile(r"^(?:我们|我家|我|家里人?|孩子)?(?:也|都)?(?:不吃|不要|不能吃|不想吃|别放|不放|忌口|忌|过敏|对|吃(?=.))")
-
-
 def parse_text_list(text: str, answer: bool) -> list[str] | None:
-    """A list of items: 不吃香菜、不要辣 → ['香菜', '辣']; 都行 / 没有 → []."""
-    t = text.strip().strip("。.!！")
-    if re.sub(r"[，,。.!！\s]", "", t) in _NOTHING or t.startswith(("没有忌口", "都行", "没忌口")):
-        return []
-    parts = [p for p in re.split(r"[，,、；;\s]+|和|以及|还有|也不", t) if p]
-    items: list[str] = []
-    for part in parts:
-        if _VEGETARIAN.match(part):
-            part = "素食"
-        item = _NEGATORS.sub("", part)
-        item = re.sub(r"(?:过敏|的|也|都|吃)$", "", item).strip()
-        if item and item not in items:
-            items.append(item)
-    return items or None
+    """Restrictions: 不吃香菜、不要辣 → ['香菜', '辣']; 有个朋友吃素 → ['有人吃素']; 没啥忌口 / 都行 → [].
+
+    See :mod:`runtime.parsers.dietary`.
+    """
+    return parse_restrictions(text)
 
 
 def parse_number(text: str, answer: bool) -> float | None:

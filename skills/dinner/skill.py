@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from skills.dinner.planner import PlanRequest, plan_dinner
 from skills.pantry.skill import pantry_grams
 from skills.store import get_profile
 
-__all__ = ["SPEC", "plan"]
+__all__ = ["SPEC", "budget_total", "plan"]
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +30,19 @@ def _dietary(value: Any) -> list[str]:
     return [str(x).strip() for x in items if str(x).strip() and str(x).strip() not in NOTHING_WORDS]
 
 
+def budget_total(value: Any, people: int) -> float:
+    """The budget in yuan; a per-person amount (the money slot's ``"人均30"``) times the head count."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*人均\s*(\d+(?:\.\d+)?)\s*", value)
+        if m:
+            return float(m.group(1)) * people
+    return float(value)
+
+
 def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Plan tonight's dinner for ``people`` within ``budget`` yuan, honouring exclusions and the profile."""
     people = int(params["people"])
-    budget = float(params["budget"])
+    budget = budget_total(params["budget"], people)
     dietary = _dietary(params.get("dietary"))
     goal, dislikes, allergies, pantry = None, [], [], {}
     try:

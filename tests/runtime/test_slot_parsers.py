@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import (
@@ -45,12 +47,40 @@ MONEY = [
     ("¥80", False, 80.0), ("￥80", True, 80.0), ("两百块", False, 200.0), ("1,200元", False, 1200.0),
     ("一千二百块", True, 1200.0), ("八十块钱", False, 80.0), ("预算200", False, 200.0), ("80", True, 80.0),
     ("80", False, None), ("一百五", True, 150.0), ("大概一百吧", True, 100.0), ("不知道", True, None),
+    # the phrases people use for a rough budget
+    ("百来块", False, 100.0), ("百来块", True, 100.0), ("两百来块", False, 200.0), ("百八十块", False, 100.0),
+    ("一百出头", True, 110.0), ("一百出头", False, 110.0), ("两百以内", False, 200.0), ("两百以内", True, 200.0),
+    ("三五十块", False, 40.0), ("三五十", True, 40.0), ("两三百", True, 250.0), ("一两百块", False, 150.0),
+    ("100左右", False, 100.0), ("100左右", True, 100.0), ("一百多块", False, 120.0), ("五十多块钱", False, 60.0),
+    ("100-150元", False, 125.0), ("1.5k", True, 1500.0), ("2百", True, 200.0), ("千把块", False, 1000.0),
+    ("今晚4个人吃饭，预算150，有个朋友芒果过敏", False, 150.0), ("4个人100左右", False, 100.0),
+    # per person: the skill multiplies by the head count
+    ("人均30", False, "人均30"), ("人均30", True, "人均30"), ("人均三十块", True, "人均30"),
+    ("每人50", False, "人均50"), ("30块一个人", False, "人均30"), ("4个人，每人五十", False, "人均50"),
+    # not money
+    ("3个人", True, None), ("十来个人吃饭", False, None), ("今晚7点左右4个人吃饭", False, None),
+    ("预算4个人", False, None), ("10点多", False, None), ("5公斤", True, None),
 ]
 
 
 @_table(parse_money, MONEY)
-def test_money(text: str, answer: bool, expected: float | None) -> None:
+def test_money(text: str, answer: bool, expected: float | str | None) -> None:
     assert parse_money(text, answer) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="一二两三四五六七八九十百千万来多出头以内左右人均每块元¥,.-0123456789个吃 ", max_size=16),
+       st.booleans())
+def test_money_never_raises_and_is_positive_or_per_person(text: str, answer: bool) -> None:
+    value = parse_money(text, answer)
+    assert value is None or (isinstance(value, float) and value >= 0) or str(value).startswith("人均")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_text_list_never_raises(text: str) -> None:
+    value = parse_text_list(text, True)
+    assert value is None or all(isinstance(x, str) and x for x in value)
 
 
 YES_NO = [
@@ -85,6 +115,19 @@ TEXT_LISTS = [
     ("没有", []), ("没有忌口", []), ("无", []), ("不吃香菜和葱", ["香菜", "葱"]), ("香菜、辣", ["香菜", "辣"]),
     ("不吃香菜，不要辣", ["香菜", "辣"]), ("对花生过敏", ["花生"]), ("我不吃辣", ["辣"]),
     ("我们不吃辣的", ["辣"]), ("不吃牛肉也不吃羊肉", ["牛肉", "羊肉"]), ("", None),
+    # "nothing" in its many forms is an answer, not an item
+    ("没啥忌口", []), ("没什么忌口", []), ("啥都吃", []), ("都可以", []), ("没有别的忌口", []),
+    ("不吃辣，没有别的忌口", ["辣"]), ("能吃辣", []),
+    # spicy
+    ("怕辣", ["辣"]), ("不能吃辣的", ["辣"]), ("吃不了辣", ["辣"]), ("不太能吃辣", ["辣"]), ("不辣", ["辣"]),
+    # allergies: the eater is dropped, every food kept
+    ("有个朋友芒果过敏", ["芒果"]), ("孩子对鸡蛋过敏", ["鸡蛋"]), ("对花生和芒果过敏", ["花生", "芒果"]),
+    ("海鲜过敏", ["海鲜"]),
+    # vegetarians: everyone, or only some of the table
+    ("我们都吃素", ["素食"]), ("全家吃素", ["素食"]), ("纯素", ["纯素"]), ("有人吃素", ["有人吃素"]),
+    ("有个朋友吃素", ["有人吃素"]), ("一个朋友吃素", ["有人吃素"]), ("有一位客人吃素", ["有人吃素"]),
+    ("两个人吃素", ["2人吃素"]), ("我和老婆吃素", ["2人吃素"]), ("朋友吃全素", ["有人吃纯素"]),
+    ("不吃辣，有人吃素，花生过敏", ["辣", "有人吃素", "花生"]), ("嗯嗯", None),
 ]
 
 
