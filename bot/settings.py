@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".wxbot")
     wxbot_tz: str = "Asia/Shanghai"
     context_idle_ttl: int = Field(default=30 * 24 * 3600, ge=60)
+    db_upgrade_on_start: bool = True  # false: a process refuses to start while the schema is behind
 
     wechat_token: str = "wxbot-dev-token"
     wechat_app_id: str = ""

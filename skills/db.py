@@ -1,7 +1,9 @@
 """SQL persistence helpers: one engine factory for SQLite (default) and PostgreSQL.
 
-Table models live next to the skills that own them; :func:`init_db` imports every model
+Table models live next to the skills that own them; :func:`import_models` imports every model
 module listed in :data:`MODEL_MODULES` so their tables are registered on ``SQLModel.metadata``.
+The schema itself comes only from the Alembic migrations (:mod:`skills.migrate`); a model change
+needs a new revision in ``skills/migrations/versions`` (a test compares the two).
 Writes are idempotent through a unique ``source_msg_id`` column on every table a message writes.
 """
 
@@ -12,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
 # Every module that defines SQLModel tables; add yours here.
 MODEL_MODULES: tuple[str, ...] = ("skills.models", "skills.reminders.models")
@@ -36,8 +38,10 @@ def make_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cursor = dbapi_conn.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
+            # the wait first: switching a new file to WAL needs a moment of exclusive access, and a
+            # second process starting at the same time must wait for it rather than fail
             cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.close()
 
         return engine
@@ -54,18 +58,12 @@ def import_models() -> None:
 
 
 def init_db(engine: Engine) -> None:
-    """Create every table that does not exist yet (embedded mode and tests).
+    """Bring the database behind ``engine`` to the newest schema through the migrations.
 
-    Two processes starting together on an empty SQLite file race between "does it exist" and
-    "create"; the loser sees "already exists" and simply looks again.
+    Safe when several processes start together on an empty database: the upgrade runs under the
+    database's schema lock (see :func:`skills.migrate.upgrade_engine`).
     """
-    from sqlalchemy.exc import OperationalError, ProgrammingError
+    from skills.migrate import upgrade_engine
 
     import_models()
-    for attempt in range(3):
-        try:
-            SQLModel.metadata.create_all(engine)
-            return
-        except (OperationalError, ProgrammingError) as exc:
-            if "already exists" not in str(exc) or attempt == 2:
-                raise
+    upgrade_engine(engine)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sys
 import threading
 from typing import Any
 
@@ -23,15 +24,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Run until SIGINT/SIGTERM; a standby waits for the lease."""
     from bot.app import make_redis
+    from bot.commands.db import schema_gate
     from bot.logs import configure_logging
     from bot.scheduler import DeliverySink, PushSink, RQPushSink, make_scheduler
     from runtime.clock import SystemClock
-    from skills.db import init_db, make_engine
+    from skills.db import make_engine
 
+    if (refusal := schema_gate(settings, "scheduler")) is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     configure_logging(settings)
     redis = make_redis(settings)
     db = make_engine(settings.database())
-    init_db(db)
     sink_name = args.sink or ("rq" if settings.redis_url else "inline")
     sink: PushSink
     if sink_name == "rq":

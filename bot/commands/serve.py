@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from bot._worker_wiring import DEFAULT_ENGINE
@@ -70,8 +71,15 @@ def start_embedded_scheduler(app: Any, settings: Any) -> Any:
 def run(args: argparse.Namespace, settings: Any) -> int:
     import uvicorn
 
+    from bot.commands.db import schema_gate
     from bot.logs import configure_logging
 
+    # the webhook itself writes no SQL: it checks the schema when its embedded engine does, or when it
+    # shares a database with the workers
+    uses_sql = args.engine == DEFAULT_ENGINE if settings.embedded else bool(settings.database_url)
+    if uses_sql and (refusal := schema_gate(settings, "serve")) is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     configure_logging(settings)
     app = build_app(args, settings)
     if not settings.redis_url:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from bot._worker_wiring import DEFAULT_ENGINE, runtime
@@ -30,8 +31,13 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     if not settings.redis_url:
         print("wxbot worker needs REDIS_URL (embedded mode runs the worker inside `wxbot serve`)")
         return 2
+    from bot.commands.db import schema_gate
     from bot.logs import configure_logging
 
+    # a custom --engine brings its own storage; the default one uses the business tables
+    if args.engine == DEFAULT_ENGINE and (refusal := schema_gate(settings, "worker")) is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     configure_logging(settings)
     conn = connect(settings.redis_url)
     rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
