@@ -57,6 +57,10 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     elif ctx.clarification is not None:
         ctx.clarification = None
         turn.say("好的，那先不管它。")
+    elif ctx.paused:
+        dropped = ctx.paused.pop()
+        turn.say(texts.DROPPED_PAUSED.format(task=texts.task_name(dropped.session.intent)))
+        return
     else:
         turn.say(texts.NOTHING_TO_CANCEL)
         return
@@ -131,10 +135,15 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         session.params[expected.field] = value
         if expected.field not in session.asked_optional:
             session.asked_optional.append(expected.field)
+    elif expected is not None and expected.field in session.asked_optional:
+        session.asked_optional.remove(expected.field)  # still unanswered: ask it again
     session.expected_input = None
     turn.trace.skill, turn.trace.action = session.skill, session.action
-    turn.say((texts.CORRECTED if corrected else texts.NOTED).format(what=said))
+    before = len(turn.replies)
     engine.dialogue.advance(turn, session, action)
+    asking = ctx.active is not None and ctx.active.expected_input is not None
+    if corrected or asking:  # a plain "noted" before a confirmation or a result would say nothing
+        turn.replies.insert(before, (texts.CORRECTED if corrected else texts.NOTED).format(what=said))
 
 
 def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -156,9 +165,21 @@ def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, 
         _unknown(engine, turn, match, view, summary)
         return
     turn.trace.intent, turn.trace.skill, turn.trace.action = action.intent, spec.name, action.name
+    if not (action.read_only or action.repeatable):
+        if action.amend is None or not match.params.get("correction"):
+            _unknown(engine, turn, match, view, summary)
+            return
+        amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment}
+        engine.dialogue.run(turn, spec.name, action, amended, turn.inbound.msg_id, amend=True)
+        _repeat_pending(turn)
+        return
     if action.read_only:
         engine.dialogue.run(turn, spec.name, action, with_defaults(action, params), turn.inbound.msg_id)
+        _repeat_pending(turn)
         return
+    if ctx.active is not None or ctx.pending_confirmation is not None:
+        engine.dialogue.pause_active(turn)
+        ctx.topic_version += 1
     session = SkillSession(skill=spec.name, action=action.name, intent=action.intent, params=params,
                            asked_optional=[s.name for s in action.slots], topic_version=ctx.topic_version,
                            started_at=turn.now)

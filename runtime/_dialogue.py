@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
+from runtime._slots import correction_tail, extract_all, missing_slots, parse_slot, with_defaults
 from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
 from runtime.context import (
@@ -50,7 +50,12 @@ class Dialogue:
             if not slot.required and slot.parser == "count" and slot.name not in collected \
                     and isinstance(remembered.get(slot.name), int | float):
                 collected[slot.name] = remembered[slot.name]
+        paused = next((p for p in reversed(turn.ctx.paused) if p.session.intent == intent), None)
+        if paused is not None:  # the same task again: carry on with the paused one, the new words win
+            turn.ctx.paused.remove(paused)
+            collected = {**paused.session.params, **collected}
         session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
+                               asked_optional=list(paused.session.asked_optional) if paused else [],
                                topic_version=turn.ctx.topic_version, started_at=turn.now)
         turn.trace.skill, turn.trace.action = spec.name, action.name
         self.advance(turn, session, action)
@@ -93,14 +98,32 @@ class Dialogue:
 
     def extract_active(self, turn: TurnState, text: str) -> dict[str, Any]:
         """Slots of the active action that ``text`` names by their own units or keywords (strict
-        parsing), leaving out free-text slots and values the task already holds."""
+        parsing), leaving out free-text slots and values the task already holds. In a correction
+        ("不是3个，是4个") the words after the last 是/改成 count."""
         session = turn.ctx.active
         action = self.registry.action(session.skill, session.action) if session else None
         if session is None or action is None:
             return {}
-        return {name: value for name, value in extract_all(action, text, turn.now).items()
-                if (slot := action.slot(name)) is not None and slot.parser != "text"
-                and session.params.get(name) != value}
+        found = extract_all(action, text, turn.now)
+        tail = correction_tail(text)
+        if tail:
+            found.update(extract_all(action, tail, turn.now))
+        expected = session.expected_input.field if session.expected_input else None
+        return {name: value for name, value in found.items()
+                if (slot := action.slot(name)) is not None and session.params.get(name) != value
+                and (slot.parser != "text" or (name == expected and slot.extract is not None))}
+
+    def spare_text(self, turn: TurnState, text: str) -> dict[str, Any]:
+        """An otherwise unexplained message while a non-text slot is asked: the value of the one
+        free-text slot still empty ("去取快递" while the time is asked is the reminder's content)."""
+        session = turn.ctx.active
+        action = self.registry.action(session.skill, session.action) if session else None
+        if session is None or action is None or session.expected_input is None:
+            return {}
+        empty = [s for s in action.slots if s.parser == "text" and s.required and s.name not in session.params
+                 and s.name != session.expected_input.field]
+        value = text.strip().strip("。.!！")
+        return {empty[0].name: value} if len(empty) == 1 and value else {}
 
     def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:
         """Ask the next missing field, or ask for confirmation, or run the action."""
@@ -156,11 +179,13 @@ class Dialogue:
 
     # -- running -----------------------------------------------------------------------------
     def run(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any],
-            msg_id: str) -> SkillResult | None:
-        """Run one action; a failing skill becomes a polite reply and a trace error, never a crash."""
+            msg_id: str, *, amend: bool = False) -> SkillResult | None:
+        """Run one action (its ``amend`` runner with ``amend``); a failing skill becomes a polite reply
+        and a trace error, never a crash."""
         view = make_exec_view(user=turn.inbound.user, msg_id=msg_id, now=turn.now, tz=turn.tz, params=params)
+        runner = action.amend if amend and action.amend is not None else action.run
         try:
-            result = action.run(view, view.params, self.services)
+            result = runner(view, view.params, self.services)
         except Exception as exc:  # a skill bug or a dependency failure must not lose the turn
             log.exception("skill %s.%s failed", skill, action.name)
             turn.trace.errors.append(f"skill {skill}.{action.name}: {type(exc).__name__}: {exc}"[:300])
@@ -173,8 +198,9 @@ class Dialogue:
             turn.ctx.clarification = Clarification(
                 text=turn.inbound.text, question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
-        if result.ok and (action.read_only or action.repeatable):
-            turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now)
+        if result.ok and (action.read_only or action.repeatable or action.amend is not None):
+            turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now,
+                                                     ref=result.data.get("ref"))
         return result
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:

@@ -10,6 +10,16 @@ from runtime.parsers.slots import PARSERS, parse_text_list, parse_time
 from runtime.skill import ActionSpec, SlotSpec
 
 _LIST_CLAUSE = re.compile(r"(不吃|不要|不能吃|不想吃|忌口|过敏|素食|吃素|别放)")
+_CORRECTED_TO = re.compile(r"(?:应该是|其实是|改成|改为|换成|是)")
+
+
+def correction_tail(text: str) -> str | None:
+    """In a correction ("不是3个，是4个", "不对，改成9点") the words after the last 是/改成, else None."""
+    if not re.search(r"不对|不是|错了|改成|改为|应该是|其实是|换成", text):
+        return None
+    marks = list(_CORRECTED_TO.finditer(text))
+    tail = text[marks[-1].end():].strip("，,。 ") if marks else ""
+    return tail or None
 
 
 def parse_slot(slot: SlotSpec, text: str, *, answer: bool, now: datetime) -> Any:

@@ -103,6 +103,7 @@ class QueryFrame(BaseModel):
     intent: str
     params: dict[str, Any] = Field(default_factory=dict)
     at: datetime
+    ref: Any = None  # what the run made (a record id), for an amending correction
 
 
 class Summary(BaseModel):

@@ -195,13 +195,16 @@ class Engine:
     def _pending_input(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         """What the message does to what the bot is waiting for: a slot, a yes/no, or the last query."""
         if view.expected_field is not None:
-            return self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text),
-                                       lambda text: self.dialogue.extract_active(turn, text))
-        if view.pending_confirmation is not None:
-            return self._pending_correction(turn, view)
-        if view.active_skill is None:
-            return self.rules.match_follow_up(view)
-        return None
+            found = self.expected.match(view, lambda text: self.dialogue.parse_answer(turn, text),
+                                        lambda text: self.dialogue.extract_active(turn, text),
+                                        lambda text: self.dialogue.spare_text(turn, text))
+        elif view.pending_confirmation is not None:
+            found = self._pending_correction(turn, view)
+        else:
+            found = None
+        if found is None and (view.active_skill is None or view.last_intent in self.read_only):
+            found = self.rules.match_follow_up(view)  # "那广州呢" (answered in passing if a task waits)
+        return found
 
     def _routed(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         return self.rules.match(view) or self.intent_model.match(view)

@@ -126,6 +126,9 @@ class ActionSpec:
 
     ``read_only`` actions answer in passing while a task waits; the last read-only or ``repeatable``
     action is the frame an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
+    ``amend`` takes a correction of the record the last run made ("不对，改成9点" right after a
+    reminder was set): its params are the corrected slots plus ``replaces`` (the last result's
+    ``data["ref"]``), ``previous`` (the last params) and ``said`` (the correction's words).
     """
 
     name: str
@@ -139,6 +142,7 @@ class ActionSpec:
     read_only: bool = False
     follow_up: FollowUp | None = None
     repeatable: bool = False  # re-running with a changed slot is harmless (a plan, not a record)
+    amend: Runner | None = None  # replaces the record the last run made (its result's data["ref"])
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""

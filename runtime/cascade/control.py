@@ -14,11 +14,13 @@ _TAIL = re.compile(r"[吧啊呀哦了的嘛呗]+$")
 CANCEL = frozenset({"取消", "算了", "不用了", "不要了", "不用", "取消吧", "不做了", "停", "停止", "退出", "先不了", "不了",
                     "不弄了", "不搞了", "不需要了", "没事了", "不想弄了", "先不弄了", "先不用了", "还是算了"})
 # a longer colloquial cancel: "算了，先不弄了" / "算了算了" / "先这样吧，不弄了"
-_CANCEL_LEAD = re.compile(r"^(算了|还是算了|不弄了|不搞了|先不弄|先不做)")
+_CANCEL_LEAD = re.compile(r"^(算了|还是算了|不弄了|不搞了|先不弄|先不做|先不记|不记了|不用了|不要了|不需要了|先不用|别弄了)")
+_CONTINUE_ANY = re.compile(r"^(好|行|嗯|那|对|可以)?[的吧啊]?(继续|接着)")
 # a colloquial no to a pending yes/no: "算了，先留着吧" / "别删" / "还是留着吧" / "先不要"
 _DENY_LEAD = re.compile(r"^(不|别|否|算了|还是算了|先不|还是不|先留着|留着|保留|还是留着|先别)")
 _CONFIRM_LEAD = re.compile(r"^(确认|确定|好|行|可以|没问题|嗯|对|是|ok|yes)")
 _CORRECTION = re.compile(r"不对|不是|错了|改成|改为|应该是|其实是|换成")
+_CANCEL_WORDS = re.compile(r"不用|不要|别|算了|不需要")
 CONTINUE = frozenset({"继续", "接着来", "接着", "继续吧", "接着说", "回到刚才", "继续刚才"})
 CONFIRM = frozenset({"确认", "好", "好的", "是", "是的", "对", "对的", "确定", "可以", "行", "嗯", "没问题", "ok", "yes"})
 DENY = frozenset({"不", "不是", "不对", "否", "不行", "不确认", "no"})
@@ -53,7 +55,8 @@ class ControlStage:
             return Match(self.stage, Kind.CONFIRM, detail="nothing pending")
         if word in CANCEL or raw in CANCEL or (_CANCEL_LEAD.match(raw) and len(raw) <= 10):
             return Match(self.stage, Kind.CANCEL, detail=word)
-        if word in CONTINUE or raw in CONTINUE:
+        if word in CONTINUE or raw in CONTINUE or (view.has_paused and len(raw) <= 10 and
+                                                   (_CONTINUE_ANY.match(raw) or "继续" in raw)):
             return Match(self.stage, Kind.CONTINUE, detail=word)
         if word in RESET or raw in RESET:
             return Match(self.stage, Kind.RESET, detail=word)
@@ -67,6 +70,8 @@ class ControlStage:
             return Match(self.stage, Kind.CONFIRM, detail=word)
         if word in DENY or raw in DENY:
             return Match(self.stage, Kind.CANCEL, detail=word)
+        if _CORRECTION.search(raw) and _CANCEL_WORDS.search(raw) and len(raw) <= 12:
+            return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")  # "不对，不用记了"
         if len(raw) > 12 or _CORRECTION.search(raw):
             return None  # a correction ("不对，是40分钟") or a request of its own: not a bare yes/no
         if _DENY_LEAD.match(raw) and not raw.startswith(("不错", "不客气")):

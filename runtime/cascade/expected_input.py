@@ -24,7 +24,7 @@ from runtime.turn import Stage
 from runtime.views import RouterView
 
 _FREE_TYPES = ("text", "text_list")
-_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|还有|对了")
+_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
 QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|哪[天里儿个些]|怎么|吗|呢$|来着|是不是|有没有|星期几|周几|(.)不\1")
 CORRECTION = re.compile(r"不对|不是|错了|说错|改成|改为|改一下|应该是|其实是|换成|更正")
 
@@ -48,9 +48,11 @@ class ExpectedInputStage:
             return None
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
 
-    def match(self, view: RouterView, parse: AnswerParser, extract: SlotExtractor | None = None) -> Match | None:
+    def match(self, view: RouterView, parse: AnswerParser, extract: SlotExtractor | None = None,
+              spare: SlotExtractor | None = None) -> Match | None:
         """``parse`` turns text into the field's value (None when it is not one); ``extract`` finds the
-        active action's slots named by their own units or keywords (strict parsing)."""
+        active action's slots named by their own units or keywords (strict parsing); ``spare`` gives an
+        otherwise unexplained message to the task's one empty free-text slot."""
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):
             return None
         text = view.text.strip()
@@ -81,6 +83,12 @@ class ExpectedInputStage:
         if value is None and len(rest) > 1:
             value = next((v for v in map(parse, rest) if v is not None), None)
         if value is None:
+            filled = dict(spare(text)) if spare is not None and routed is None and not QUESTION.search(text) \
+                and not CORRECTION.search(text) else {}
+            if filled:
+                return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
+                             params={"slots": filled, "value": None, "correction": False},
+                             detail=f"free text {sorted(filled)} given before {view.expected_field}")
             return None
         if routed and routed[0] != view.active_intent and routed[0] not in self._read_only \
                 and also is None:

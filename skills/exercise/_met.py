@@ -8,6 +8,7 @@ and cycling.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -58,13 +59,33 @@ def activities() -> dict[str, Activity]:
 DEFAULT_WEIGHT_KG = 60.0
 
 
+# what people put inside a verb-object activity: 游完泳, 跳了20分钟绳, 跑了会儿步, 打了场球
+_SPLIT_FILLER = r"(?:了|完|过|着|会儿?|一会儿?|场|趟|[\d零一二两三四五六七八九十百半.]+\s*(?:个)?(?:分钟|小时|钟头|公里|千米|圈|次|下)?)*"
+
+
+@lru_cache(maxsize=1)
+def _split_forms() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Two-character activity names said with something between the verb and its object."""
+    forms = []
+    for act in activities().values():
+        for word in (act.name, *act.aliases):
+            if len(word) == 2 and all("\u4e00" <= ch <= "\u9fff" for ch in word):
+                forms.append((re.compile(re.escape(word[0]) + _SPLIT_FILLER + re.escape(word[1])), act.name))
+    return tuple(forms)
+
+
 def find_activity(text: str) -> str | None:
-    """The canonical activity named in ``text`` (the longest matching name or alias wins)."""
+    """The canonical activity named in ``text`` (the longest matching name or alias wins), also when
+    the verb and its object are split ("游完泳", "跳了20分钟绳")."""
     best: tuple[int, str] | None = None
     for act in activities().values():
         for word in (act.name, *act.aliases):
             if word.lower() in text.lower() and (best is None or len(word) > best[0]):
                 best = (len(word), act.name)
+    if best is None:
+        for pattern, name in _split_forms():
+            if pattern.search(text):
+                return name
     return best[1] if best else None
 
 

@@ -8,6 +8,10 @@ __all__ = ["TRIGGERS"]
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
+        "exercise.log", "exercise.log.done", order=46,
+        pattern=r"^(我)?(今天|刚|刚才|刚刚|早上|晚上)?(去)?(运动|锻炼|健身|练)(了|完了?)(一下|一会儿?)?[!！。~～]*$",
+    ),
+    Trigger(
         "exercise.delete", "exercise.delete", order=45,
         pattern=r"(删|删掉|删除|去掉|撤销|撤回|取消|不算).{0,10}(运动|锻炼|跑步|健身|游泳|骑车)?.{0,4}(记录|那条|这条|那次|打卡)"
                 r"|(运动|锻炼|跑步|健身|游泳|骑车)?(记录|那条|那次).{0,6}(记错了|删了|删掉|不算|撤销)",

@@ -25,6 +25,7 @@ from runtime.skill import (
 )
 from runtime.views import ExecView
 from skills.reminders import store
+from skills.reminders._amend import amend_reminder
 from skills.reminders._text import ALL, extract_content, extract_target, parse_target
 from skills.reminders._triggers import TRIGGERS
 
@@ -69,7 +70,8 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     said = _describe(view, when.at, when.rrule)
     return SkillResult(
         f"好的，{said} 提醒你：{content}",
-        data={"reminder_id": reminder_id, "created": created, "at": when.at.isoformat(), "rrule": when.rrule},
+        data={"reminder_id": reminder_id, "ref": reminder_id, "created": created, "at": when.at.isoformat(),
+              "rrule": when.rrule},
         dto={"content": content, "when": said},
         facts={"last_reminder": f"{said} {content}"},
     )
@@ -159,7 +161,7 @@ SPEC = SkillSpec(
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
     actions=(
         ActionSpec(
-            name="create", intent="reminder.create", run=create_reminder, writes=False,
+            name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
             description="新建提醒",
             slots=(
                 SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。"),

@@ -9,6 +9,6 @@ __all__ = ["TRIGGERS"]
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "weather.query", "weather.query", order=120,
-        pattern=r"天气|下雨|下雪|气温|温度|冷不冷|热不热|要不要带伞|带伞吗|刮风|雾霾|空气质量|晴天|阴天|几度",
+        pattern=r"天气|下雨|下雪|气温|温度|冷不冷|热不热|(冷|热|暖和|凉快)(吗|不)|要不要带伞|带伞吗|刮风|雾霾|空气质量|晴天|阴天|几度",
     ),
 )
