@@ -7,6 +7,7 @@ decision through the dialogue manager → save with compare-and-set. Nothing her
 from __future__ import annotations
 
 import logging
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
 FOLLOW_UP_TTL = timedelta(minutes=30)
+# words that name what the skills do; chit-chat carrying them is worth the router's look when a model is set
+TASK_WORDS = re.compile(r"提醒|闹钟|计时|预算|晚饭|晚餐|做饭|菜谱|做法|运动|锻炼|跑步|健身|体重|身高|冰箱|食材|天气|记录|计划")
 Decider = Callable[[TurnState, RouterView, ModelSummary], Match | None]
 
 
@@ -207,7 +210,11 @@ class Engine:
         return found
 
     def _routed(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
-        return self.rules.match(view) or self.intent_model.match(view)
+        found = self.rules.match(view) or self.intent_model.match(view)
+        if (found is not None and found.stage is Stage.INTENT_MODEL and found.kind is Kind.CHITCHAT
+                and TASK_WORDS.search(view.text) and self.llm_router.applies(view)):
+            return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it
+        return found
 
     def _invalid(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         if view.expected_field is None:
