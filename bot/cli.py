@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("bot.commands.inspect", "print a user's conversation context"),
     "reset": ("bot.commands.reset", "forget a user's conversation context"),
     "stats": ("bot.commands.stats", "turns by stage, model calls, latency, queues, deliveries"),
+    "menu": ("bot.commands.menu", "the account's custom menu: show [FILE] or push FILE (keys are intent labels)"),
     "db": ("bot.commands.db", "database schema: upgrade (run the migrations) or status"),
     "bench": ("bot.commands.bench", "benchmarks: script, webhook, pipeline, tokens, reminders"),
 }

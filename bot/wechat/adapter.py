@@ -95,6 +95,13 @@ class WeChatpyAPI:
     def fetch_token(self, force_refresh: bool = False) -> AccessToken:
         return self._fetcher(force_refresh)
 
+    def create_menu(self, menu: Mapping[str, Any]) -> None:
+        self._call(lambda c: c.menu.create(dict(menu)))
+
+    def get_menu(self) -> dict[str, Any] | None:
+        found = self._call(lambda c: c.menu.get())  # wechatpy answers None for 46003 (no menu)
+        return found if isinstance(found, dict) else None
+
     def _call(self, fn: Callable[[Any], T]) -> T:
         try:
             return self._once(fn)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -36,3 +36,9 @@ class WeChatAPI(Protocol):
 
     def fetch_token(self, force_refresh: bool = False) -> AccessToken:
         """Fetch a fresh access_token from ``POST /cgi-bin/stable_token``."""
+
+    def create_menu(self, menu: Mapping[str, Any]) -> None:
+        """Publish the account's custom menu (``menu/create``; the body of :func:`bot.wechat.menu.to_wechat`)."""
+
+    def get_menu(self) -> dict[str, Any] | None:
+        """The account's custom menu as ``menu/get`` answers it, or None when it has none."""

@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from bot.wechat.testkit._serve import ServerThread
 from bot.wechat.testkit._server_state import FakeWeChatState, Fault
+from bot.wechat.testkit.menu import menu_routes
 
 ENDPOINTS = {
     "custom": "/cgi-bin/message/custom/send",
@@ -100,6 +101,7 @@ def build_app(state: FakeWeChatState) -> Starlette:
         Route("/_testkit/script", script, methods=["POST"]),
         Route("/_testkit/sent", sent),
     ] + [Route(path, _api(kind), methods=["POST"]) for kind, path in ENDPOINTS.items()]
+    routes += menu_routes(state)  # menu/create, menu/get, menu/delete (testkit/menu.py)
     return Starlette(routes=routes)
 
 
