@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._linear import DEFAULT_ARTIFACT, ArtifactError, LinearIntentModel, load_artifact
+from ._traditional import to_simplified
 from ._types import INTENT_LABELS, WRITE_INTENTS, IntentModel, IntentPrediction
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "IntentPrediction",
     "LinearIntentModel",
     "load_default_model",
+    "to_simplified",
 ]
 
 DEFAULT_THRESHOLD = 0.6

@@ -147,4 +147,5 @@ def _config_dict(config: FeatureConfig) -> dict[str, Any]:
         "max_n": config.max_n,
         "fold_digits": config.fold_digits,
         "boundaries": config.boundaries,
+        "fold_traditional": config.fold_traditional,
     }
