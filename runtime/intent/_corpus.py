@@ -17,7 +17,18 @@ from pathlib import Path
 from ._features import normalize
 from ._synth import OWN_EXAMPLES
 
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "train"
+
+def _find_train_dir() -> Path:
+    """``shared/data/train`` beside the checkout or one of its parent folders (first found)."""
+    parents = Path(__file__).resolve().parents
+    for parent in parents:
+        candidate = parent / "shared" / "data" / "train"
+        if candidate.is_dir():
+            return candidate
+    return parents[3] / "shared" / "data" / "train"
+
+
+DEFAULT_DATA_DIR = _find_train_dir()
 SEED = 20261201
 DEV_SHARE = 0.2
 OUT_OF_SCOPE_CAP = 250
@@ -107,7 +118,7 @@ def own_examples(path: Path = OWN_EXAMPLES) -> list[Example]:
     return [Example(str(r["text"]), str(r["label"]), f"own:{r['label']}") for r in _rows(path)]
 
 
-def _dedupe_and_cap(examples: list[Example], rng: random.Random) -> list[Example]:
+def _dedupe_and_cap(examples: list[Example], seed: int) -> list[Example]:
     seen: set[str] = set()
     groups: dict[str, list[Example]] = defaultdict(list)
     for ex in examples:
@@ -120,23 +131,26 @@ def _dedupe_and_cap(examples: list[Example], rng: random.Random) -> list[Example
     for source in sorted(groups):
         group = groups[source]
         if group[0].label == "unknown" and not source.startswith("own:") and len(group) > OUT_OF_SCOPE_CAP:
-            group = rng.sample(group, OUT_OF_SCOPE_CAP)
+            group = random.Random(f"{seed}:{source}").sample(group, OUT_OF_SCOPE_CAP)
         kept.extend(group)
     return kept
 
 
 def load_split(data_dir: Path = DEFAULT_DATA_DIR, seed: int = SEED) -> tuple[list[Example], list[Example]]:
-    """Deduplicated, capped corpus split into (train, dev), stratified by our label."""
-    rng = random.Random(seed)
-    pool = _dedupe_and_cap(public_examples(data_dir) + own_examples(), rng)
-    by_label: dict[str, list[Example]] = defaultdict(list)
+    """Deduplicated, capped corpus split into (train, dev), stratified by our label and by public/own.
+
+    Each stratum (and each capped source) is shuffled with its own seed, so adding examples to one
+    label leaves the split of every other one as it was and dev figures stay comparable.
+    """
+    pool = _dedupe_and_cap(public_examples(data_dir) + own_examples(), seed)
+    strata: dict[tuple[str, bool], list[Example]] = defaultdict(list)
     for ex in pool:
-        by_label[ex.label].append(ex)
+        strata[(ex.label, ex.source.startswith("own:"))].append(ex)
     train: list[Example] = []
     dev: list[Example] = []
-    for label in sorted(by_label):
-        group = by_label[label]
-        rng.shuffle(group)
+    for label, own in sorted(strata):
+        group = strata[(label, own)]
+        random.Random(f"{seed}:{label}:{'own' if own else 'public'}").shuffle(group)
         cut = max(1, round(len(group) * DEV_SHARE))
         dev.extend(group[:cut])
         train.extend(group[cut:])

@@ -10,7 +10,11 @@ from ._types import WRITE_INTENTS
 FALSE_TASK_TARGET = 0.001
 """Highest false-task rate we accept at the chosen threshold (0.1 % of non-task dev sentences)."""
 ACCEPTED_ACCURACY_TARGET = 0.98
-"""Lowest accuracy we accept on the turns the model decides itself (the rest go on to the LLM router)."""
+"""Lowest routing accuracy we accept on the turns the model decides itself (the rest go on to the LLM
+router). Routing accuracy counts ``chitchat`` for ``unknown`` and back as right: neither starts a
+skill, and handing such a turn to the router would only cost a model call (issue: small talk is
+decided locally)."""
+NOT_A_SKILL = frozenset({"chitchat", "unknown"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +28,11 @@ class DevReport:
     false_task_rate: float
     coverage: float
     accepted_accuracy: float
+    accepted_routing_accuracy: float = 0.0
+
+
+def _routed_alike(gold: str, pred: str) -> bool:
+    return gold == pred or (gold in NOT_A_SKILL and pred in NOT_A_SKILL)
 
 
 def accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
@@ -55,6 +64,7 @@ def report(gold: Sequence[str], pred: Sequence[str], conf: Sequence[float], thre
     """All metrics at ``threshold``; below it a turn is handed on, so it counts as not accepted."""
     accepted = [i for i, c in enumerate(conf) if c >= threshold]
     right = sum(gold[i] == pred[i] for i in accepted)
+    routed = sum(_routed_alike(gold[i], pred[i]) for i in accepted)
     return DevReport(
         n=len(gold),
         accuracy=accuracy(gold, pred),
@@ -63,18 +73,19 @@ def report(gold: Sequence[str], pred: Sequence[str], conf: Sequence[float], thre
         false_task_rate=false_task_rate(gold, pred, conf, threshold),
         coverage=len(accepted) / max(1, len(gold)),
         accepted_accuracy=right / max(1, len(accepted)),
+        accepted_routing_accuracy=routed / max(1, len(accepted)),
     )
 
 
 def choose_threshold(gold: Sequence[str], pred: Sequence[str], conf: Sequence[float]) -> float:
     """Lowest threshold on a 0.05 grid meeting both targets, so the model keeps as many turns as it safely can.
 
-    Targets: false-task rate <= ``FALSE_TASK_TARGET`` and accuracy on accepted turns
+    Targets: false-task rate <= ``FALSE_TASK_TARGET`` and routing accuracy on accepted turns
     >= ``ACCEPTED_ACCURACY_TARGET``. Falls back to 0.95 when no grid point meets them.
     """
     for step in range(2, 20):
         threshold = step / 20
         r = report(gold, pred, conf, threshold)
-        if r.false_task_rate <= FALSE_TASK_TARGET and r.accepted_accuracy >= ACCEPTED_ACCURACY_TARGET:
+        if r.false_task_rate <= FALSE_TASK_TARGET and r.accepted_routing_accuracy >= ACCEPTED_ACCURACY_TARGET:
             return threshold
     return 0.95

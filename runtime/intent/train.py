@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,19 +43,26 @@ def _lr(c: float, balanced: bool = False) -> Callable[[], Any]:
     return lambda: LogisticRegression(C=c, max_iter=3000, class_weight=weight, random_state=SEED)
 
 
-def _svc(c: float) -> Callable[[], Any]:
+def _svc(c: float, balanced: bool = False) -> Callable[[], Any]:
+    weight = "balanced" if balanced else None
     return lambda: CalibratedClassifierCV(
-        LinearSVC(C=c, random_state=SEED, max_iter=5000), method="sigmoid", cv=3, ensemble=False
+        LinearSVC(C=c, class_weight=weight, random_state=SEED, max_iter=5000), method="sigmoid", cv=3,
+        ensemble=False,
     )
 
 
+_FOLD = FeatureConfig(fold_traditional=True)
+
 CANDIDATES: tuple[Candidate, ...] = (
-    Candidate("char1-3 tfidf + logreg C=10", FeatureConfig(), _lr(10.0)),
-    Candidate("char1-3 tfidf + logreg C=30 balanced", FeatureConfig(), _lr(30.0, balanced=True)),
-    Candidate("char1-3 tfidf + linear SVM C=0.5 + sigmoid calibration", FeatureConfig(), _svc(0.5)),
-    Candidate("char1-3 tfidf + linear SVM C=1 + sigmoid calibration", FeatureConfig(), _svc(1.0)),
-    Candidate("char1-4 tfidf + linear SVM C=0.5 + sigmoid calibration", FeatureConfig(max_n=4), _svc(0.5)),
-    Candidate("char1-2 tfidf + logreg C=10", FeatureConfig(max_n=2), _lr(10.0)),
+    Candidate("char1-3 tfidf + logreg C=10, traditional folded", _FOLD, _lr(10.0)),
+    Candidate("char1-3 tfidf + linear SVM C=0.5 + sigmoid, traditional folded", _FOLD, _svc(0.5)),
+    Candidate("char1-3 tfidf + linear SVM C=1 + sigmoid, traditional folded", _FOLD, _svc(1.0)),
+    Candidate("char1-4 tfidf + linear SVM C=0.5 + sigmoid, traditional folded",
+              FeatureConfig(max_n=4, fold_traditional=True), _svc(0.5)),
+    Candidate("char1-2 tfidf + logreg C=10, traditional folded", FeatureConfig(max_n=2, fold_traditional=True),
+              _lr(10.0)),
+    Candidate("char1-4 tfidf + linear SVM C=0.5 balanced + sigmoid, traditional folded",
+              FeatureConfig(max_n=4, fold_traditional=True), _svc(0.5, balanced=True)),
 )
 
 
@@ -104,9 +111,18 @@ def evaluate(model: LinearIntentModel, dev: Sequence[Example], threshold: float 
 
 def _line(name: str, r: DevReport) -> str:
     return (
-        f"{name:<58} n={r.n:5d} acc={r.accuracy:.4f} macroF1={r.macro_f1:.4f} thr={r.threshold:.2f} "
-        f"false-task={r.false_task_rate:.4f} coverage={r.coverage:.4f} acc@accepted={r.accepted_accuracy:.4f}"
+        f"{name:<66} n={r.n:5d} acc={r.accuracy:.4f} macroF1={r.macro_f1:.4f} thr={r.threshold:.2f} "
+        f"false-task={r.false_task_rate:.4f} coverage={r.coverage:.4f} acc@accepted={r.accepted_accuracy:.4f} "
+        f"routing@accepted={r.accepted_routing_accuracy:.4f}"
     )
+
+
+def _traditional_copy(dev: Sequence[Example]) -> list[Example]:
+    """The dev sentences written in traditional characters (how users in Hong Kong and Taiwan type)."""
+    import opencc
+
+    converter = opencc.OpenCC("s2t")
+    return [replace(ex, text=converter.convert(ex.text)) for ex in dev]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -118,16 +134,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     train, dev = load_split(args.data_dir)
     print(f"train={len(train)} dev={len(dev)} (dev share 0.2, seed {SEED})")
-    best: tuple[float, float, LinearIntentModel, DevReport] | None = None
+    best: tuple[float, float, LinearIntentModel, DevReport, Candidate] | None = None
     for candidate in CANDIDATES:
         started = time.perf_counter()
         model = fit(candidate, train)
         result = evaluate(model, dev)
         print(_line(candidate.name, result) + f" fit={time.perf_counter() - started:.1f}s")
         if best is None or (result.accuracy, result.macro_f1) > (best[0], best[1]):
-            best = (result.accuracy, result.macro_f1, model, result)
+            best = (result.accuracy, result.macro_f1, model, result, candidate)
     assert best is not None
-    _, _, model, chosen = best
+    _, _, model, chosen, picked = best
+    traditional = _traditional_copy(dev)
+    unfolded = fit(replace(picked, features=replace(picked.features, fold_traditional=False)), train)
     public = evaluate(model, [ex for ex in dev if not ex.source.startswith("own:")], chosen.threshold)
     own = evaluate(model, [ex for ex in dev if ex.source.startswith("own:")], chosen.threshold)
     meta = dict(
@@ -137,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dev=asdict(chosen),
         dev_public=asdict(public),
         dev_own=asdict(own),
+        dev_traditional=asdict(evaluate(model, traditional, chosen.threshold)),
         train_size=len(train),
     )
     final = LinearIntentModel(
@@ -161,6 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(_line("dev (all), float16 artifact", reloaded))
     print(_line("dev (public data only)", public))
     print(_line("dev (own examples only)", own))
+    print(_line("dev in traditional script (OpenCC s2t)", evaluate(loaded, traditional, chosen.threshold)))
+    print(_line("  the same without folding, traditional", evaluate(unfolded, traditional, chosen.threshold)))
+    print(_line("  the same without folding, dev (all)", evaluate(unfolded, dev, chosen.threshold)))
     print(
         f"artifact={args.out} size={args.out.stat().st_size / 1e6:.2f} MB features={len(loaded.vocabulary)} "
         f"load={load_s * 1000:.0f} ms predict={per_msg_ms:.2f} ms/message"
