@@ -1,7 +1,8 @@
 """Template generator for the project's own Chinese examples (intents the public data lacks).
 
 Run ``python -m runtime.intent._synth`` to rewrite ``data/own_examples.jsonl`` (deterministic).
-Each intent has a block of templates in ``_templates.py``, one per line, with ``{slot}`` fillers
+Each intent has a block of templates in ``_templates.py`` (timers, small talk, colloquial and
+Cantonese phrasings and out-of-scope look-alikes in ``_templates_talk.py``, keyed ``label:group``), one per line, with ``{slot}`` fillers
 drawn from word lists (numbers, dishes, foods, activities, times), so the model learns the frame
 of a request rather than one sentence. Texts are deduplicated after normalisation (digits folded).
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from ._features import normalize
 from ._templates import SLOTS, TARGETS, TEMPLATES
+from ._templates_talk import MORE_SLOTS, MORE_TARGETS, MORE_TEMPLATES
 
 OWN_EXAMPLES = Path(__file__).with_name("data") / "own_examples.jsonl"
 
@@ -25,7 +27,7 @@ def _fill(rng: random.Random, template: str) -> str:
     for literal, field, _, _ in string.Formatter().parse(template):
         parts.append(literal)
         if field is not None:
-            options = SLOTS[field]
+            options = SLOTS[field] if field in SLOTS else MORE_SLOTS[field]
             parts.append(options[rng.randrange(len(options))])
     return "".join(parts)
 
@@ -34,16 +36,18 @@ def generate(seed: int = 20261201) -> list[tuple[str, str]]:
     """Unique ``(text, label)`` pairs: up to the target per label, fewer when the templates run dry."""
     rng = random.Random(seed)
     rows: list[tuple[str, str]] = []
-    for label, target in TARGETS.items():
-        templates = TEMPLATES[label]
+    groups = {**{label: (TEMPLATES[label], target) for label, target in TARGETS.items()},
+              **{key: (MORE_TEMPLATES[key], target) for key, target in MORE_TARGETS.items()}}
+    for key, (templates, target) in groups.items():
+        label = key.split(":")[0]
         seen: set[str] = set()
         for _ in range(target * 20):
             if len(seen) >= target:
                 break
             text = _fill(rng, templates[rng.randrange(len(templates))])
-            key = normalize(text)
-            if key not in seen:
-                seen.add(key)
+            norm = normalize(text)
+            if norm not in seen:
+                seen.add(norm)
                 rows.append((text, label))
     return rows
 
