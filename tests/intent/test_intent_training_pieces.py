@@ -10,6 +10,7 @@ from runtime.intent._corpus import map_cais, map_dialogflow, map_smp, reminder_l
 from runtime.intent._features import FeatureConfig, char_ngrams, normalize
 from runtime.intent._metrics import choose_threshold, false_task_rate, macro_f1, report
 from runtime.intent._synth import OWN_EXAMPLES, generate
+from runtime.intent._traditional import TABLE_FILE, build_pairs, to_simplified, translation
 from runtime.intent._types import INTENT_LABELS
 
 
@@ -79,3 +80,37 @@ def test_own_examples_file_matches_the_generator() -> None:
         stored = [(row["text"], row["label"]) for row in map(json.loads, handle)]
     assert stored == generate()
     assert {label for _, label in stored} <= set(INTENT_LABELS)
+
+
+def test_traditional_characters_fold_to_simplified() -> None:
+    assert to_simplified("計時器還剩幾耐？天氣點樣") == "计时器还剩几耐？天气点样"
+    simplified = "今天天气怎么样？几点了，后天干什么，里面有什么"
+    assert to_simplified(simplified) == simplified
+    assert normalize("明天天氣", fold_traditional=True) == "明天天气"
+    assert normalize("明天天氣") == "明天天氣"
+    grams = char_ngrams("天氣", FeatureConfig(max_n=2, fold_traditional=True))
+    assert grams == ["天", "气", "^天", "天气", "气$"]
+
+
+def test_traditional_table_file_is_well_formed() -> None:
+    first, second = TABLE_FILE.read_text(encoding="utf-8").splitlines()
+    assert len(first) == len(second) > 3500
+    assert len(set(first)) == len(first)
+    assert all(a != b for a, b in zip(first, second, strict=True))
+    assert to_simplified("後來怎麼樣") == "后来怎么样"
+    assert ord("後") in translation()
+
+
+def test_traditional_table_file_matches_opencc() -> None:
+    pytest.importorskip("opencc")
+    first, second = TABLE_FILE.read_text(encoding="utf-8").splitlines()
+    assert list(zip(first, second, strict=True)) == build_pairs()
+
+
+def test_own_examples_cover_timers_small_talk_and_vague_requests() -> None:
+    rows = dict(generate())
+    assert rows["最近动得咋样"] == "chitchat"
+    assert rows["周末想跟朋友聚聚吃点啥好"] == "chitchat"
+    assert any(label == "unknown" and text.startswith("帮我把那个事儿取消了") for text, label in rows.items())
+    timers = {label for text, label in rows.items() if "计时器" in text}
+    assert timers == {"reminder.create", "reminder.list", "reminder.cancel"}
