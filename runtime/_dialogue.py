@@ -19,7 +19,9 @@ from runtime.context import (
     QueryFrame,
     SkillSession,
 )
+from runtime.parsers._time_merge import corrected_time
 from runtime.parsers.slots import parse_yes_no
+from runtime.parsers.timephrase import TimeExpr
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult
 from runtime.views import make_exec_view
 
@@ -108,10 +110,15 @@ class Dialogue:
         tail = correction_tail(text)
         if tail:
             found.update(extract_all(action, tail, turn.now))
+            for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
+                slot = action.slot(name)
+                if slot is not None and slot.parser == "time" and isinstance(session.params.get(name), dict):
+                    found[name] = corrected_time(TimeExpr.from_param(value), TimeExpr.from_param(
+                        session.params[name]), tail).to_param()
         expected = session.expected_input.field if session.expected_input else None
         return {name: value for name, value in found.items()
                 if (slot := action.slot(name)) is not None and session.params.get(name) != value
-                and (slot.parser != "text" or (name == expected and slot.extract is not None))}
+                and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
 
     def spare_text(self, turn: TurnState, text: str) -> dict[str, Any]:
         """An otherwise unexplained message while a non-text slot is asked: the value of the one

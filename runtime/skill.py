@@ -210,6 +210,7 @@ class SkillRegistry:
 # Values of TIME slots are handed to skills as ``TimeExpr.to_param()`` dicts; the time-phrase type and
 # its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
 from runtime.keys import skill_cache  # noqa: E402
+from runtime.parsers._time_merge import corrected_time  # noqa: E402
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, time_spans  # noqa: E402
 
-__all__ += ["TimeExpr", "describe_rrule", "format_when", "skill_cache", "time_spans"]
+__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "format_when", "skill_cache", "time_spans"]

@@ -79,7 +79,7 @@ class _Session:
 
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
-        _route_logs(directory, verbose)
+        self._restore_logs = _route_logs(directory, verbose)
         self.state = LocalState.open(directory)
         local = settings.model_copy(update={"data_dir": directory})
         self.runtime = build_runtime(local, store=RedisContextStore(self.state.redis), redis=self.state.redis,
@@ -106,20 +106,31 @@ class _Session:
         if keep:
             self.state.save()
         self.runtime.services.db.dispose()
+        self._restore_logs()
 
 
-def _route_logs(directory: Path, verbose: bool) -> None:
-    """Log lines go to a file in the state folder, never into the conversation (stderr with --verbose)."""
+def _route_logs(directory: Path, verbose: bool) -> Callable[[], None]:
+    """Log lines go to a file in the state folder, never into the conversation (stderr with --verbose).
+    Returns the function that puts the process's logging back as it was."""
     root = logging.getLogger()
-    for old in list(root.handlers):
+    before, level = list(root.handlers), root.level
+    for old in before:
         root.removeHandler(old)
-        old.close()
     handler: logging.Handler = (logging.StreamHandler(sys.stderr) if verbose
                                 else logging.FileHandler(directory / LOG_FILE, encoding="utf-8"))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root.addHandler(handler)
     if verbose:
         root.setLevel(logging.DEBUG)
+
+    def restore() -> None:
+        root.removeHandler(handler)
+        handler.close()
+        for old in before:
+            root.addHandler(old)
+        root.setLevel(level)
+
+    return restore
 
 
 # -- scripts -------------------------------------------------------------------------------------
