@@ -80,11 +80,29 @@ def _quantity(clause: str) -> tuple[float | None, str]:
     return value, unit
 
 
+def _by_quantity(clause: str) -> list[str]:
+    """"买了一斤猪肉两把青菜" → ["买了一斤猪肉", "两把青菜"]: a quantity after a name starts a new item."""
+    starts = [m.start() for m in _QTY.finditer(clause)]
+    cuts = [i for n, i in enumerate(starts) if n > 0 and _named_between(clause, starts[n - 1], i)]
+    pieces, last = [], 0
+    for cut in cuts:
+        pieces.append(clause[last:cut])
+        last = cut
+    pieces.append(clause[last:])
+    return [p for p in pieces if p]
+
+
+def _named_between(clause: str, start: int, end: int) -> bool:
+    """Whether something other than the quantity itself stands between two quantities."""
+    between = _QTY.sub("", clause[start:end], count=1)
+    return bool(re.search(r"[\u4e00-\u9fff]", between))
+
+
 def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:
     """Every ingredient change stated in ``text`` (empty when none is recognised)."""
     catalog = catalog or load_catalog()
     changes: dict[str, PantryChange] = {}
-    for clause in _SPLIT.split(text):
+    for clause in (c for part in _SPLIT.split(text) for c in _by_quantity(part)):
         names = catalog.find_ingredients(clause)
         if not names:
             continue
