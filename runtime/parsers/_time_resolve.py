@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from dateutil.rrule import rrulestr
-
-from runtime.parsers._time_tokens import Kind, Part, Token
+from runtime.parsers._time_dates import day_candidates
+from runtime.parsers._time_repeat_rules import hourly_rule, range_rule, repeat_first
+from runtime.parsers._time_scan import DATE_KINDS
+from runtime.parsers._time_tokens import Kind, Part, Token, clock_hour
 
 __all__ = ["Resolved", "group", "resolve"]
 
 _GAP = re.compile(r"[\s的]*")
-_DATE_KINDS = frozenset({Kind.DAY, Kind.WEEK, Kind.MONTHDAY})
 DEFAULT_HOUR = 9
 _PART_DEFAULT = {Part.DAWN: 5, Part.MORNING: 8, Part.FORENOON: 9, Part.NOON: 12, Part.AFTERNOON: 15,
                  Part.DUSK: 18, Part.EVENING: 20, Part.NIGHT: 23}
@@ -22,22 +21,32 @@ _PART_DEFAULT = {Part.DAWN: 5, Part.MORNING: 8, Part.FORENOON: 9, Part.NOON: 12,
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A resolved phrase: first occurrence, rule, whether a clock time was said, its span."""
+    """A resolved phrase: first occurrence, rule, whether a clock time was said, its span.
+
+    ``loose`` are the spans of tokens in the phrase that could not be applied (a vague 春节前,
+    前一天 with no day to count from); ``timer`` marks a timer (10分钟计时器).
+    """
 
     at: datetime
     rrule: str | None
     has_time: bool
     span: tuple[int, int]
+    loose: tuple[tuple[int, int], ...] = ()
+    timer: bool = False
 
 
 def _slots(token: Token) -> set[str]:
-    slots = {"date" if token.kind in _DATE_KINDS else token.kind.value}
+    if token.kind is Kind.WINDOW:
+        return {"clock", "part"}
+    if token.kind is Kind.RANGE:
+        return {"date", "range"}
+    slots = {"date" if token.kind in DATE_KINDS else token.kind.value}
     if token.part is not None and token.kind is not Kind.PART:
         slots.add("part")
     if token.kind is Kind.DELTA:
-        slots |= {"date", "part", "clock", "recur"}
+        slots |= {"date", "part", "clock", "recur", "offset"}
     if token.kind is Kind.RECUR:
-        slots.add("date")
+        return {"hourly"} if token.minutes else {"recur", "date"}
     return slots
 
 
@@ -59,75 +68,39 @@ def group(text: str, tokens: list[Token]) -> list[list[Token]]:
     return groups
 
 
-def _clock_hour(hour: int, part: Part | None) -> tuple[int, int] | None:
-    """(hour 0-23, extra days) for ``hour`` o'clock said with ``part``."""
-    if hour == 24:
-        return 0, 1
-    if part is None or hour > 12:
-        return (hour, 0) if hour < 24 else None
-    if part is Part.DAWN:
-        return (0 if hour == 12 else hour), 0
-    if part in (Part.MORNING, Part.FORENOON):
-        return hour, 0
-    if part is Part.NOON:
-        return (hour + 12 if 1 <= hour <= 5 else hour), 0
-    if part is Part.AFTERNOON:
-        return (hour + 12 if 1 <= hour <= 11 else hour), 0
-    if part in (Part.DUSK, Part.EVENING):
-        return (0, 1) if hour == 12 else ((hour + 12 if hour >= 1 else hour), 0)
-    # NIGHT (半夜/深夜): 11 → 23 that day, 12 and 0-5 → early next morning
-    if hour == 11:
-        return 23, 0
-    return ((0, 1) if hour == 12 else (hour, 1)) if hour <= 5 or hour == 12 else (hour + 12, 0)
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    hour: int
+    minute: int
+    extra_days: int
+    said: bool          # a clock time (not just a part of day) was said
+    ambiguous: bool     # 1-11 o'clock with no part of day
 
 
-def _add_months(year: int, month: int, n: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + n
-    return index // 12, index % 12 + 1
+def _clock(phrase: list[Token]) -> _Clock | None:
+    by_kind = {t.kind: t for t in phrase}
+    part = next((t.part for t in phrase if t.part is not None and t.kind is not Kind.OFFSET), None)
+    offset_part = next((t.part for t in phrase if t.kind is Kind.OFFSET and t.part is not None), None)
+    part = part or offset_part
+    clock = by_kind.get(Kind.CLOCK)
+    window = by_kind.get(Kind.WINDOW)
+    if window is not None:
+        clock = window.parts[0]
+        part = clock.part or part
+    if clock is None:
+        hour = _PART_DEFAULT[part] if part is not None else DEFAULT_HOUR
+        return _Clock(hour, 0, 0, False, False)
+    converted = clock_hour(clock.hour, part)
+    if converted is None:
+        return None
+    return _Clock(converted[0], clock.minute, converted[1], True, part is None)
 
 
-def _valid(year: int, month: int, day: int) -> date | None:
-    if 1 <= day <= calendar.monthrange(year, month)[1]:
-        return date(year, month, day)
-    return None
-
-
-def _date_of(token: Token, today: date) -> tuple[date | None, bool]:
-    """The date a date token names and whether it may roll forward when the moment has passed."""
-    if token.kind is Kind.DAY:
-        return today + timedelta(days=token.offset), False
-    if token.kind is Kind.WEEK:
-        monday = today - timedelta(days=today.weekday())
-        if token.week is None:
-            return today + timedelta(days=(token.weekday - today.weekday()) % 7), True
-        return monday + timedelta(days=7 * token.week + token.weekday), False
-    if token.month is not None:
-        if token.year is None:
-            return _valid(today.year, token.month, token.day), True
-        year = {-1: today.year, -2: today.year + 1}.get(token.year, token.year)
-        return _valid(year, token.month, token.day), False
-    if token.month_offset is not None:
-        year, month = _add_months(today.year, today.month, token.month_offset)
-        if not token.day:  # 一个月后: the same day of that month, or its last day
-            return date(year, month, min(today.day, calendar.monthrange(year, month)[1])), False
-        return _valid(year, month, token.day), False
-    return _valid(today.year, today.month, token.day), True
-
-
-def _roll(token: Token, first: date, at: time, now: datetime) -> datetime | None:
-    """The next date after ``first`` that the token also names (next week, month or year)."""
-    if token.kind is Kind.WEEK:
-        return datetime.combine(first + timedelta(days=7), at, tzinfo=now.tzinfo)
-    year, month = first.year, first.month
-    for _ in range(48):
-        if token.month is not None:
-            year += 1
-        else:
-            year, month = _add_months(year, month, 1)
-        d = _valid(year, token.month or month, token.day)
-        if d is not None:
-            return datetime.combine(d, at, tzinfo=now.tzinfo)
-    return None
+def _loose(phrase: list[Token], has_date: bool, has_clock: bool) -> tuple[tuple[int, int], ...]:
+    """Offsets that cannot be applied: vague ones, and day offsets with no day to count from."""
+    start = phrase[0].start
+    return tuple((start if t.weak else t.start, t.end) for t in phrase if t.kind is Kind.OFFSET
+                 and (t.weak or (not has_date and not (t.minutes and has_clock))))
 
 
 def resolve(phrase: list[Token], now: datetime) -> Resolved | None:
@@ -137,52 +110,64 @@ def resolve(phrase: list[Token], now: datetime) -> Resolved | None:
     delta = by_kind.get(Kind.DELTA)
     if delta is not None:
         at = (now + timedelta(minutes=delta.minutes)).replace(microsecond=0)
-        return Resolved(at, None, True, span)
-    clock = by_kind.get(Kind.CLOCK)
-    part = next((t.part for t in phrase if t.part is not None), None)
-    weak_only = all(t.weak for t in phrase if t.kind is Kind.PART) and Kind.PART in by_kind
-    if weak_only and clock is None:
+        return Resolved(at, None, True, span, timer=delta.name == "timer")
+    if Kind.PART in by_kind and all(t.weak for t in phrase if t.kind is Kind.PART) \
+            and Kind.CLOCK not in by_kind and Kind.WINDOW not in by_kind:
         return None
-    if len(phrase) == 1 and clock is not None and clock.weak:
+    if len(phrase) == 1 and phrase[0].kind is Kind.CLOCK and phrase[0].weak:
         return None  # "一点" alone reads as "a little" far more often than "1 o'clock"
-    extra_days = 0
-    if clock is not None:
-        converted = _clock_hour(clock.hour, part)
-        if converted is None:
-            return None
-        hour, extra_days = converted
-        minute, has_time = clock.minute, True
-    else:
-        hour = _PART_DEFAULT[part] if part is not None else DEFAULT_HOUR
-        minute, has_time = 0, False
-    at_time = time(hour, minute)
-    today = now.date()
-    recur = by_kind.get(Kind.RECUR)
-    if recur is not None:
-        start = datetime.combine(today, at_time, tzinfo=now.tzinfo)
-        first = rrulestr(recur.rrule, dtstart=start).after(now)
-        return None if first is None else Resolved(first, recur.rrule, has_time, span)
-    date_token = next((t for t in phrase if t.kind in _DATE_KINDS), None)
-    if date_token is None:
-        return _bare(now, hour, minute, extra_days, clock is not None and part is None, has_time, span)
-    first_date, may_roll = _date_of(date_token, today)
-    if first_date is None:
+    if Kind.OFFSET in by_kind and all(t.kind in (Kind.OFFSET, Kind.PART) for t in phrase):
+        return None  # 前一天 / 当天晚上 with no day to count from
+    clock = _clock(phrase)
+    if clock is None:
         return None
-    at = datetime.combine(first_date + timedelta(days=extra_days), at_time, tzinfo=now.tzinfo)
-    if may_roll and at <= now:
-        rolled = _roll(date_token, first_date, at_time, now)
-        if rolled is None:
-            return None
-        at = rolled + timedelta(days=extra_days)
-    return Resolved(at, None, has_time, span)
+    date_token = next((t for t in phrase if t.kind in DATE_KINDS), None)
+    offset = next((t for t in phrase if t.kind is Kind.OFFSET and not t.weak), None)
+    loose = _loose(phrase, date_token is not None or Kind.RANGE in by_kind, clock.said)
+    shift = timedelta(days=offset.offset if offset else 0, minutes=offset.minutes if offset else 0)
+    at_time = time(clock.hour, clock.minute)
+    if Kind.RECUR in by_kind:
+        return _repeat(phrase, by_kind, clock, at_time, now, span, loose)
+    day_range = by_kind.get(Kind.RANGE)
+    if day_range is not None:
+        found = range_rule(day_range, now, at_time, clock.extra_days, day_candidates)
+        return None if found is None else Resolved(found[0], found[1], clock.said, span, loose)
+    if date_token is None:
+        return _bare(now, clock, shift, span, loose)
+    start = now.date()
+    if date_token.kind is Kind.NAMED and shift.days > 0:
+        start -= timedelta(days=shift.days)  # 元旦后两天 said on 2 January is the 3rd, not next year's
+    first: datetime | None = None
+    for day in day_candidates(date_token, start):
+        at = datetime.combine(day + timedelta(days=clock.extra_days), at_time, tzinfo=now.tzinfo) + shift
+        if first is None:
+            first = at
+        if at > now:
+            return Resolved(at, None, clock.said, span, loose)
+    return None if first is None else Resolved(first, None, clock.said, span, loose)
 
 
-def _bare(now: datetime, hour: int, minute: int, extra_days: int, ambiguous: bool, has_time: bool,
-          span: tuple[int, int]) -> Resolved:
+def _repeat(phrase: list[Token], by_kind: dict[Kind, Token], clock: _Clock, at_time: time, now: datetime,
+            span: tuple[int, int], loose: tuple[tuple[int, int], ...]) -> Resolved | None:
+    hourly = next((t for t in phrase if t.kind is Kind.RECUR and t.minutes), None)
+    recur = next((t for t in phrase if t.kind is Kind.RECUR and not t.minutes), None)
+    if hourly is not None:
+        days = recur.rrule.partition("BYDAY=")[2] if recur is not None and "FREQ=WEEKLY" in recur.rrule else ""
+        found = hourly_rule(hourly, by_kind.get(Kind.WINDOW), by_kind.get(Kind.CLOCK) is not None, at_time, now,
+                            days)
+        return None if found is None else Resolved(found[0], found[1], True, span, loose)
+    assert recur is not None
+    first = repeat_first(recur.rrule, datetime.combine(now.date(), at_time, tzinfo=now.tzinfo), now)
+    return None if first is None else Resolved(first, recur.rrule, clock.said, span, loose)
+
+
+def _bare(now: datetime, clock: _Clock, shift: timedelta, span: tuple[int, int],
+          loose: tuple[tuple[int, int], ...]) -> Resolved:
     """A time with no date: today, or its next occurrence once passed (1-11 o'clock may mean pm)."""
-    base = datetime.combine(now.date() + timedelta(days=extra_days), time(hour, minute), tzinfo=now.tzinfo)
+    day: date = now.date() + timedelta(days=clock.extra_days)
+    base = datetime.combine(day, time(clock.hour, clock.minute), tzinfo=now.tzinfo)
     options = [base, base + timedelta(days=1)]
-    if ambiguous and 1 <= hour <= 11:
+    if clock.ambiguous and 1 <= clock.hour <= 11:
         options.append(base + timedelta(hours=12))
-    at = min(o for o in options if o > now)
-    return Resolved(at, None, has_time, span)
+    at = min(o for o in options if o + shift > now) + shift
+    return Resolved(at, None, clock.said, span, loose)

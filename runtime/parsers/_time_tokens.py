@@ -1,4 +1,5 @@
-"""Tokens of Chinese time phrases: every regex lives here, resolution lives in ``_time_resolve``.
+"""Tokens of Chinese time phrases: the everyday rules live here (named days in ``_time_named``, ranges
+and repeats in ``_time_repeat``, the pass that combines them in ``_time_scan``; resolution in ``_time_resolve``).
 
 A token is one recognised piece (a day word, a weekday, a part of day, a clock form, a
 duration, a recurrence) with its character span in the original text, so callers can
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Kind", "Part", "Token", "cn_int", "tokenize"]
+__all__ = ["Kind", "Part", "Token", "cn_int", "clock_hour", "number", "raw_tokens", "rule", "tok"]
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
            "八": 8, "九": 9}
@@ -49,6 +50,10 @@ class Kind(StrEnum):
     CLOCK = "clock"        # 8点半 / 20:00: ``hour``, ``minute``
     DELTA = "delta"        # 10分钟后: ``minutes``
     RECUR = "recur"        # 每天/每周一/工作日/每月1号: ``rrule``
+    NAMED = "named"        # 中秋/腊月二十三/冬至/月底: ``name`` (a key of ``_time_named``), ``year``
+    OFFSET = "offset"      # 前两天/当天/提前半小时: ``offset`` days or ``minutes``; ``weak`` when vague (春节前)
+    RANGE = "range"        # 下周一到周五: ``parts`` = (first day, last day)
+    WINDOW = "window"      # 9点到18点: ``parts`` = (clock, clock) with their parts of day
 
 
 class Part(StrEnum):
@@ -84,6 +89,30 @@ class Token:
     minutes: float = 0.0
     rrule: str = ""
     weak: bool = False  # 早/晚 only count next to a clock; 一点 alone is "a little", not 1 o'clock
+    name: str = ""
+    parts: tuple[Token, ...] = ()
+
+
+def clock_hour(hour: int, part: Part | None) -> tuple[int, int] | None:
+    """(hour 0-23, extra days) for ``hour`` o'clock said with ``part``."""
+    if hour == 24:
+        return 0, 1
+    if part is None or hour > 12:
+        return (hour, 0) if hour < 24 else None
+    if part is Part.DAWN:
+        return (0 if hour == 12 else hour), 0
+    if part in (Part.MORNING, Part.FORENOON):
+        return hour, 0
+    if part is Part.NOON:
+        return (hour + 12 if 1 <= hour <= 5 else hour), 0
+    if part is Part.AFTERNOON:
+        return (hour + 12 if 1 <= hour <= 11 else hour), 0
+    if part in (Part.DUSK, Part.EVENING):
+        return (0, 1) if hour == 12 else ((hour + 12 if hour >= 1 else hour), 0)
+    # NIGHT (半夜/深夜): 11 → 23 that day, 12 and 0-5 → early next morning
+    if hour == 11:
+        return 23, 0
+    return ((0, 1) if hour == 12 else (hour, 1)) if hour <= 5 or hour == 12 else (hour + 12, 0)
 
 
 _N = r"[0-9０-９零〇一二两三四五六七八九十百]+"
@@ -125,94 +154,94 @@ Builder = Callable[[re.Match[str]], Token | None]
 _RULES: list[tuple[re.Pattern[str], Builder]] = []
 
 
-def _rule(pattern: str) -> Callable[[Builder], Builder]:
+def rule(pattern: str) -> Callable[[Builder], Builder]:
     def register(builder: Builder) -> Builder:
         _RULES.append((re.compile(pattern), builder))
         return builder
     return register
 
 
-def _tok(m: re.Match[str], kind: Kind, **values: object) -> Token:
+def tok(m: re.Match[str], kind: Kind, **values: object) -> Token:
     return Token(kind, m.start(), m.end(), **values)  # type: ignore[arg-type]
 
 
-@_rule(r"每个?工作日|工作日|(?:每个?)?(?:周|星期|礼拜)一(?:到|至|~|-)(?:周|星期|礼拜)?五")
+@rule(r"每个?工作日|工作日|(?:每个?)?(?:周|星期|礼拜)一(?:到|至|~|-)(?:周|星期|礼拜)?五")
 def _workdays(m: re.Match[str]) -> Token:
-    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+    return tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
 
 
-@_rule(r"每天|每日|天天|每一天|每晚|每早|每天晚上")
+@rule(r"每天|每日|天天|每一天|每晚|每早|每天晚上")
 def _daily(m: re.Match[str]) -> Token:
     part = {"每晚": Part.EVENING, "每早": Part.MORNING}.get(m.group(0))
-    return _tok(m, Kind.RECUR, rrule="FREQ=DAILY", part=part)
+    return tok(m, Kind.RECUR, rrule="FREQ=DAILY", part=part)
 
 
-@_rule(rf"每隔?(?P<n>{_N})天")
+@rule(rf"每隔?(?P<n>{_N})天")
 def _every_n_days(m: re.Match[str]) -> Token | None:
     n = cn_int(m.group("n"))
     if n is None or n < 1 or n > 366:
         return None
-    return _tok(m, Kind.RECUR, rrule="FREQ=DAILY" if n == 1 else f"FREQ=DAILY;INTERVAL={n}")
+    return tok(m, Kind.RECUR, rrule="FREQ=DAILY" if n == 1 else f"FREQ=DAILY;INTERVAL={n}")
 
 
-@_rule(r"每个?(?:周|星期|礼拜)(?P<wds>[一二三四五六日天1-7](?:[、，,和及与跟]?(?:周|星期|礼拜)?[一二三四五六日天1-7])*)")
+@rule(r"每个?(?:周|星期|礼拜)(?P<wds>[一二三四五六日天1-7](?:[、，,和及与跟]?(?:周|星期|礼拜)?[一二三四五六日天1-7])*)")
 def _weekly(m: re.Match[str]) -> Token | None:
     days = sorted({d for c in m.group("wds") if (d := _weekday(c)) is not None})
     if not days:
         return None
-    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=" + ",".join(_WD_CODES[d] for d in days))
+    return tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=" + ",".join(_WD_CODES[d] for d in days))
 
 
-@_rule(r"每个?周末")
+@rule(r"每个?周末")
 def _weekends(m: re.Match[str]) -> Token:
-    return _tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=SA,SU")
+    return tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=SA,SU")
 
 
-@_rule(rf"每个?月(?:的)?(?:(?P<d>{_N})(?:号|日)|(?P<last>最后一天|月底|底))")
+@rule(rf"每个?月(?:的)?(?:(?P<d>{_N})(?:号|日)|(?P<last>最后一天|月底|底))")
 def _monthly(m: re.Match[str]) -> Token | None:
     if m.group("last"):
-        return _tok(m, Kind.RECUR, rrule="FREQ=MONTHLY;BYMONTHDAY=-1")
+        return tok(m, Kind.RECUR, rrule="FREQ=MONTHLY;BYMONTHDAY=-1")
     day = cn_int(m.group("d"))
     if day is None or not 1 <= day <= 31:
         return None
-    return _tok(m, Kind.RECUR, rrule=f"FREQ=MONTHLY;BYMONTHDAY={day}")
+    return tok(m, Kind.RECUR, rrule=f"FREQ=MONTHLY;BYMONTHDAY={day}")
 
 
-@_rule(rf"每年(?:的)?(?P<m>{_N})月(?P<d>{_N})(?:号|日)?")
+@rule(rf"每年(?:的)?(?P<m>{_N})月(?P<d>{_N})(?:号|日)?")
 def _yearly(m: re.Match[str]) -> Token | None:
     month, day = cn_int(m.group("m")), cn_int(m.group("d"))
     if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
         return None
-    return _tok(m, Kind.RECUR, rrule=f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}")
+    return tok(m, Kind.RECUR, rrule=f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}")
 
 
-@_rule(rf"(?:再过|过)?(?P<q>[一两二三1-3])刻钟?{_AFTER}")
+@rule(rf"(?:再过|过)?(?P<q>[一两二三1-3])刻钟?{_AFTER}")
 def _quarters(m: re.Match[str]) -> Token | None:
     q = cn_int(m.group("q"))
-    return None if not q else _tok(m, Kind.DELTA, minutes=15.0 * q)
+    return None if not q else tok(m, Kind.DELTA, minutes=15.0 * q)
 
 
-@_rule(rf"(?:再过|过)?(?:(?P<h>{_DN}|半)(?P<hh>个半)?个?(?:小时|钟头)(?P<h2>半)?)?"
+@rule(rf"(?:再过|过)?(?:(?P<h>{_DN}|半)(?P<hh>个半)?个?(?:小时|钟头)(?P<h2>半)?)?"
        rf"(?:零?(?P<m>{_DN})(?:分钟|分))?{_AFTER}")
 def _delta(m: re.Match[str]) -> Token | None:
     minutes = 0.0
     if m.group("h"):
         raw = m.group("h")
-        hours = 0.5 if raw == "半" else _number(raw)
+        hours = 0.5 if raw == "半" else number(raw)
         if hours is None:
             return None
         minutes += 60 * (hours + (0.5 if m.group("hh") or m.group("h2") else 0))
     if m.group("m"):
-        mins = _number(m.group("m"))
+        mins = number(m.group("m"))
         if mins is None:
             return None
         minutes += mins
     if minutes <= 0 or minutes > 60 * 24 * 31:
         return None
-    return _tok(m, Kind.DELTA, minutes=minutes)
+    return tok(m, Kind.DELTA, minutes=minutes)
 
 
-def _number(raw: str) -> float | None:
+def number(raw: str) -> float | None:
     try:
         return float(raw)
     except ValueError:
@@ -220,24 +249,30 @@ def _number(raw: str) -> float | None:
         return None if value is None else float(value)
 
 
-@_rule(rf"(?:再过|过)?(?P<n>{_N})(?P<unit>天|个星期|个礼拜|星期|礼拜|周|个月){_AFTER}")
+@rule(rf"(?:再过|过)?(?P<n>{_N}|半)(?P<unit>天|个星期|个礼拜|星期|礼拜|周|个半月|个月|年)"
+      rf"(?P<dir>{_AFTER}|之前|以前|前(?![一二两三四五六七八九十\d半]))")
 def _days_later(m: re.Match[str]) -> Token | None:
-    n = cn_int(m.group("n"))
-    if n is None or n < 1 or n > 400:
+    raw, unit = m.group("n"), m.group("unit")
+    n = 0.5 if raw == "半" else cn_int(raw)
+    if n is None or n <= 0 or n > 400 or (raw == "半" and unit not in ("个月", "年")):
         return None
-    unit = m.group("unit")
-    if unit == "个月":
-        return _tok(m, Kind.MONTHDAY, month_offset=n, day=0)
-    return _tok(m, Kind.DAY, offset=n * (1 if unit == "天" else 7))
+    sign = -1 if "前" in m.group("dir") else 1
+    if unit in ("个月", "年"):
+        months = n * (12 if unit == "年" else 1)
+        if months != int(months):
+            return tok(m, Kind.DAY, offset=sign * 15)  # 半个月
+        return tok(m, Kind.MONTHDAY, month_offset=sign * int(months), day=0)
+    days = int(n) * 30 + 15 if unit == "个半月" else int(n) * (1 if unit == "天" else 7)
+    return tok(m, Kind.DAY, offset=sign * days)
 
 
-@_rule(_alt(_DAY_WORDS))
+@rule(_alt(_DAY_WORDS))
 def _day_word(m: re.Match[str]) -> Token:
     offset, part = _DAY_WORDS[m.group(0)]
-    return _tok(m, Kind.DAY, offset=offset, part=part)
+    return tok(m, Kind.DAY, offset=offset, part=part)
 
 
-@_rule(r"(?P<pre>下下个?|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末1-7])")
+@rule(r"(?P<pre>下下个?|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末1-7])")
 def _week(m: re.Match[str]) -> Token | None:
     char = m.group("wd")
     weekday = 5 if char == "末" else _weekday(char)
@@ -245,47 +280,47 @@ def _week(m: re.Match[str]) -> Token | None:
         return None
     pre = (m.group("pre") or "").rstrip("个")
     week = {"": None, "这": 0, "本": 0, "下": 1, "下下": 2, "上": -1}[pre]
-    return _tok(m, Kind.WEEK, weekday=weekday, week=week)
+    return tok(m, Kind.WEEK, weekday=weekday, week=week)
 
 
-@_rule(rf"(?:(?P<y>\d{{4}}|今|明)年)?(?P<m>{_N})月(?P<d>{_N})(?:号|日)")
+@rule(rf"(?:(?P<y>\d{{4}}|今|明)年)?(?P<m>{_N})月(?:(?P<d>{_N})(?:号|日)|(?P<d2>\d{{1,2}})(?![\d号日]))")
 def _month_day(m: re.Match[str]) -> Token | None:
-    month, day = cn_int(m.group("m")), cn_int(m.group("d"))
+    month, day = cn_int(m.group("m")), cn_int(m.group("d") or m.group("d2"))
     if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
         return None
     raw_year = m.group("y")
     year = None if raw_year is None else -1 if raw_year == "今" else -2 if raw_year == "明" else int(raw_year)
-    return _tok(m, Kind.MONTHDAY, month=month, day=day, year=year)
+    return tok(m, Kind.MONTHDAY, month=month, day=day, year=year)
 
 
-@_rule(rf"(?P<mo>下下个?月|下个?月|这个?月|本月)(?:的)?(?P<d>{_N})(?:号|日)")
+@rule(rf"(?P<mo>下下个?月|下个?月|这个?月|本月)(?:的)?(?P<d>{_N})(?:号|日)")
 def _relative_month_day(m: re.Match[str]) -> Token | None:
     day = cn_int(m.group("d"))
     if day is None or not 1 <= day <= 31:
         return None
     mo = m.group("mo").replace("个", "")
-    return _tok(m, Kind.MONTHDAY, month_offset={"下下月": 2, "下月": 1}.get(mo, 0), day=day)
+    return tok(m, Kind.MONTHDAY, month_offset={"下下月": 2, "下月": 1}.get(mo, 0), day=day)
 
 
-@_rule(rf"(?<![月\d零〇一二两三四五六七八九十])(?P<d>{_N})号(?![楼线门房床口位球码院])")
+@rule(rf"(?<![月\d零〇一二两三四五六七八九十])(?P<d>{_N})号(?![楼线门房床口位球码院])")
 def _bare_day(m: re.Match[str]) -> Token | None:
     day = cn_int(m.group("d"))
     if day is None or not 1 <= day <= 31:
         return None
-    return _tok(m, Kind.MONTHDAY, day=day)
+    return tok(m, Kind.MONTHDAY, day=day)
 
 
-@_rule(_alt(_PARTS))
+@rule(_alt(_PARTS))
 def _part(m: re.Match[str]) -> Token:
-    return _tok(m, Kind.PART, part=_PARTS[m.group(0)], weak=len(m.group(0)) == 1)
+    return tok(m, Kind.PART, part=_PARTS[m.group(0)], weak=len(m.group(0)) == 1)
 
 
-@_rule(r"(?<![\d.])(?P<h>[01]?\d|2[0-4])[:：](?P<m>[0-5]\d)(?!\d)")
+@rule(r"(?<![\d.])(?P<h>[01]?\d|2[0-4])[:：](?P<m>[0-5]\d)(?!\d)")
 def _colon_clock(m: re.Match[str]) -> Token:
-    return _tok(m, Kind.CLOCK, hour=int(m.group("h")), minute=int(m.group("m")))
+    return tok(m, Kind.CLOCK, hour=int(m.group("h")), minute=int(m.group("m")))
 
 
-@_rule(rf"(?<![\d零〇一二两三四五六七八九十])(?P<h>{_N})(?:点(?![点儿])|时)"
+@rule(rf"(?<![\d零〇一二两三四五六七八九十])(?P<h>{_N})(?:点(?![点儿])|时)"
        rf"(?:钟|整|(?P<half>半)|(?P<q>[一三])刻|过?(?P<m>{_N})(?:分钟|分)?)?")
 def _clock(m: re.Match[str]) -> Token | None:
     hour = cn_int(m.group("h"))
@@ -303,17 +338,20 @@ def _clock(m: re.Match[str]) -> Token | None:
             return None
         minute = value
     weak = m.group(0) == "一点"
-    return _tok(m, Kind.CLOCK, hour=hour, minute=minute, weak=weak)
+    return tok(m, Kind.CLOCK, hour=hour, minute=minute, weak=weak)
 
 
 def _candidates(text: str) -> Iterator[tuple[int, Token]]:
+    """Every match of every rule, overlapping ones included (平安夜晚上: 夜晚 must not hide 晚上)."""
     for priority, (pattern, builder) in enumerate(_RULES):
-        for m in pattern.finditer(text):
+        m = pattern.search(text)
+        while m is not None:
             if m.end() > m.start() and (token := builder(m)) is not None:
                 yield priority, token
+            m = pattern.search(text, m.start() + 1)
 
 
-def tokenize(text: str) -> list[Token]:
+def raw_tokens(text: str) -> list[Token]:
     """All time tokens of ``text``, left to right, never overlapping (the longest wins at a position)."""
     ordered = sorted(_candidates(text), key=lambda pt: (pt[1].start, -(pt[1].end - pt[1].start), pt[0]))
     chosen: list[Token] = []

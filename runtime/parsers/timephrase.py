@@ -1,4 +1,4 @@
-"""Chinese time phrases → a moment (and maybe an RFC 5545 rule), resolved against the user's clock.
+"""Chinese time phrases → a moment (and maybe a repeat rule), resolved against the user's clock.
 
 Pure: no I/O, no ``datetime.now()``. ``now`` is the turn's clock in the user's timezone.
 
@@ -8,11 +8,17 @@ Pure: no I/O, no ``datetime.now()``. ``now`` is the turn's clock in the user's t
 >>> e = parse_time_phrase("后天早上7点提醒我带伞", now)
 >>> format_when(e.at), e.span
 ('12月3日（周四）07:00', (0, 6))
+>>> e = parse_time_phrase("国庆前两天下午3点提醒我抢票", now)
+>>> format_when(e.at), e.unexplained
+('9月29日（周三）15:00', ())
+>>> parse_time_phrase("开斋节晚上提醒我", now).unexplained
+('开斋节',)
 
 Rules: a date without a clock time means 09:00 (a part of day alone means its usual hour);
 a time without a date that has already passed today means its next occurrence (and 1-11
-o'clock without 上午/下午 means whichever of am/pm comes first); 下午/晚上 + 1-11 means pm.
-See ``skills/reminders/README-time.md`` for every phrase understood.
+o'clock without 上午/下午 means whichever of am/pm comes first); 下午/晚上 + 1-11 means pm; a
+festival or lunar date means its next occurrence. Every temporal-looking word the parser could
+not use is listed in ``unexplained``. See ``skills/reminders/README-time.md`` for every phrase.
 """
 
 from __future__ import annotations
@@ -21,33 +27,48 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans
+from runtime.parsers._time_describe import describe_rrule, format_when
 from runtime.parsers._time_resolve import Resolved, group, resolve
-from runtime.parsers._time_tokens import tokenize
+from runtime.parsers._time_scan import tokenize
+from runtime.parsers._time_tokens import Kind, Token
 
 __all__ = ["TimeExpr", "describe_rrule", "format_when", "parse_time_phrase", "time_spans"]
 
-WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
-_BYDAY = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class TimeExpr:
     """A resolved time phrase.
 
-    ``at`` is the first occurrence (aware, user's timezone); ``rrule`` an RFC 5545 rule without
-    DTSTART (``at`` is the start) or None; ``has_time`` whether a clock time or a duration was
-    said; ``span`` the characters of the phrase in the text (strip them to get the content).
+    ``at`` is the first occurrence (aware, user's timezone); ``rrule`` a repeat rule without
+    DTSTART (``at`` is the start; RFC 5545 or the lunar extension of :mod:`recurrence`) or None;
+    ``has_time`` whether a clock time or a duration was said; ``span`` the characters of the phrase
+    in the text; ``said`` the words understood; ``unexplained`` the temporal-looking words of the
+    text that were not used (a festival the calendar does not know, a second date, 下班后 …);
+    ``timer`` whether it was said as a timer (10分钟计时器).
     """
 
     at: datetime
     rrule: str | None = None
     has_time: bool = True
     span: tuple[int, int] = (0, 0)
+    said: str = ""
+    unexplained: tuple[str, ...] = ()
+    timer: bool = False
 
     def to_param(self) -> dict[str, Any]:
         """A JSON-serialisable form (slot params)."""
-        return {"at": self.at.isoformat(), "rrule": self.rrule, "has_time": self.has_time,
-                "span": [self.span[0], self.span[1]]}
+        param: dict[str, Any] = {"at": self.at.isoformat(), "rrule": self.rrule, "has_time": self.has_time,
+                                 "span": [self.span[0], self.span[1]]}
+        if self.said:
+            param["said"] = self.said
+        if self.unexplained:
+            param["unexplained"] = list(self.unexplained)
+        if self.timer:
+            param["timer"] = True
+        return param
 
     @classmethod
     def from_param(cls, param: dict[str, Any]) -> TimeExpr:
@@ -57,57 +78,117 @@ class TimeExpr:
             raise ValueError("TimeExpr.at must be timezone-aware")
         span = param.get("span") or (0, 0)
         return cls(at=at, rrule=param.get("rrule") or None, has_time=bool(param.get("has_time", True)),
-                   span=(int(span[0]), int(span[1])))
+                   span=(int(span[0]), int(span[1])), said=str(param.get("said") or ""),
+                   unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
+                   timer=bool(param.get("timer", False)))
 
 
-def _resolved(text: str, now: datetime) -> list[Resolved]:
-    return [r for phrase in group(text, tokenize(text)) if (r := resolve(phrase, now)) is not None]
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How the phrases of a text were read: the moment, the phrases used, and what is left over."""
+
+    resolved: Resolved
+    used: list[list[Token]]
+    content: list[Span]        # phrases that are part of what is said, not when (中秋月饼, 周五的会)
+    unexplained: list[Span]
+
+
+def _span(phrase: list[Token]) -> Span:
+    return phrase[0].start, phrase[-1].end
+
+
+def _lone_weak(phrase: list[Token]) -> bool:
+    return len(phrase) == 1 and phrase[0].weak
+
+
+def _attributive(text: str, phrase: list[Token]) -> bool:
+    """A festival that names what the message is about (中秋月饼), or any day followed by 的 + a noun."""
+    end = phrase[-1].end
+    if any(t.kind is Kind.NAMED for t in phrase) and len(phrase) == 1 and ATTRIBUTIVE.match(text, end):
+        return True
+    return text.startswith("的", end) and not tokenize(text[end + 1:end + 4])
+
+
+def _slots(phrase: list[Token]) -> tuple[bool, bool, bool]:
+    kinds = {t.kind for t in phrase}
+    has_date = bool(kinds & {Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED, Kind.RANGE, Kind.RECUR, Kind.DELTA})
+    has_clock = bool(kinds & {Kind.CLOCK, Kind.WINDOW, Kind.PART, Kind.DELTA}) or any(t.part for t in phrase)
+    has_offset = Kind.OFFSET in kinds
+    return has_date, has_clock, has_offset
+
+
+def _complements(main: list[Token], other: list[Token]) -> bool:
+    """Whether ``other`` fills only what ``main`` lacks (明天 … 下午3点; 下午3点开会 … 提前半小时)."""
+    m_date, m_clock, m_offset = _slots(main)
+    o_date, o_clock, o_offset = _slots(other)
+    if any(t.kind is Kind.DELTA for t in main + other):
+        return False
+    if o_offset and not (o_date or o_clock):
+        return not m_offset and (m_date or m_clock)
+    return not (m_date and o_date) and not (m_clock and o_clock) and not (m_offset and o_offset)
+
+
+def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
+    phrases = group(text, tokens)
+    resolved = [(p, r) for p in phrases if (r := resolve(p, now)) is not None]
+    if not resolved:
+        return None
+    strong = [(p, r) for p, r in resolved if not _lone_weak(p) and not _attributive(text, p)] or resolved
+    main_phrase, best = max(strong, key=lambda pr: (pr[1].span[1] - pr[1].span[0], -pr[1].span[0]))
+    used, content, unexplained = [main_phrase], [], []
+    merged = list(main_phrase)
+    for phrase in phrases:
+        if phrase is main_phrase:
+            continue
+        if _lone_weak(phrase) or _attributive(text, phrase):
+            content.append(_span(phrase))
+            continue
+        if _complements(merged, phrase):
+            candidate = resolve(sorted(merged + phrase, key=lambda t: t.start), now)
+            if candidate is not None:
+                merged = sorted(merged + phrase, key=lambda t: t.start)
+                best, used = candidate, [*used, phrase]
+                continue
+        if all(t.weak for t in phrase):
+            continue  # 一点 (a little), a lone 早 (早点睡)
+        unexplained.append(_span(phrase))
+    unexplained.extend(best.loose)
+    return _Reading(best, used, content, unexplained)
+
+
+def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
+    covered = [(t.start, t.end) for t in tokens]
+    return [(a, b) for a, b in cue_spans(text) if not any(s < b and a < e for s, e in covered)]
 
 
 def parse_time_phrase(text: str, now: datetime) -> TimeExpr | None:
     """The time phrase in ``text`` resolved against ``now`` (aware); None when there is none.
 
-    When the text holds several phrases, the most complete one wins (ties: the first).
+    When the text holds several phrases the most complete one wins; a phrase that only adds
+    what it lacks (明天 … 下午3点) is merged into it; anything else temporal is ``unexplained``.
     """
     if now.tzinfo is None:
         raise ValueError("parse_time_phrase needs an aware 'now' in the user's timezone")
-    found = _resolved(text, now)
-    if not found:
+    tokens = tokenize(text)
+    reading = _read(text, tokens, now)
+    if reading is None:
         return None
-    best = max(found, key=lambda r: (r.span[1] - r.span[0], -r.span[0]))
-    return TimeExpr(best.at, best.rrule, best.has_time, best.span)
+    best = reading.resolved
+    spans = sorted(_span(p) for p in reading.used)
+    said = "…".join(text[a:b] for a, b in spans)
+    leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
+    words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
+    span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of every time phrase in ``text`` (independent of the clock), left to right."""
+    """Spans of the time phrases in ``text`` that say when (not 中秋 in 中秋月饼), left to right."""
     probe = datetime.fromisoformat("2000-01-03T12:00:00+00:00")
-    return [r.span for r in _resolved(text, probe)]
-
-
-def format_when(dt: datetime) -> str:
-    """``12月3日（周四）07:00`` in ``dt``'s own timezone."""
-    return f"{dt.month}月{dt.day}日（{WEEKDAY_NAMES[dt.weekday()]}）{dt:%H:%M}"
-
-
-def describe_rrule(rrule: str, at: datetime) -> str:
-    """A short Chinese reading of a rule this parser produces: 每天 08:00 / 工作日 / 每周一、三 / 每月1号."""
-    parts = dict(p.split("=", 1) for p in rrule.split(";") if "=" in p)
-    clock = f"{at:%H:%M}"
-    freq = parts.get("FREQ")
-    if freq == "DAILY":
-        interval = parts.get("INTERVAL")
-        return f"每{interval}天 {clock}" if interval and interval != "1" else f"每天 {clock}"
-    if freq == "WEEKLY":
-        days = [d for d in parts.get("BYDAY", "").split(",") if d in _BYDAY]
-        if days == ["MO", "TU", "WE", "TH", "FR"]:
-            return f"工作日 {clock}"
-        if days == ["SA", "SU"]:
-            return f"每周末 {clock}"
-        names = "、".join(WEEKDAY_NAMES[_BYDAY[d]][1] for d in days)
-        return f"每周{names} {clock}"
-    if freq == "MONTHLY":
-        day = parts.get("BYMONTHDAY", str(at.day))
-        return f"每月最后一天 {clock}" if day == "-1" else f"每月{day}号 {clock}"
-    if freq == "YEARLY":
-        return f"每年{parts.get('BYMONTH', at.month)}月{parts.get('BYMONTHDAY', at.day)}日 {clock}"
-    return f"重复 {clock}"
+    tokens = tokenize(text)
+    reading = _read(text, tokens, probe)
+    if reading is None:
+        return []
+    content = set(reading.content)
+    return sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
+                  and not all(t.weak for t in p))

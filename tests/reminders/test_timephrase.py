@@ -167,7 +167,7 @@ def test_param_round_trip() -> None:
     assert expr is not None
     param = expr.to_param()
     assert param == {"at": "2026-12-02T19:00:00+08:00", "rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR",
-                     "has_time": True, "span": [0, 9]}
+                     "has_time": True, "span": [0, 9], "said": "每周一三五晚上7点"}
     assert TimeExpr.from_param(param) == expr
 
 
