@@ -125,17 +125,18 @@ _UNIT_DAYS = {"天": 1, "日": 1, "晚": 1, "周": 7, "星期": 7, "礼拜": 7}
 def _offset(m: re.Match[str]) -> Token | None:
     raw, unit, pre = m.group("n"), m.group("unit"), m.group("pre")
     sign = 1 if pre == "后" else -1
+    name = "ahead" if pre == "提前" else ""  # 提前半小时提醒我: counts back from the moment said elsewhere
     if unit in ("分钟", "小时", "钟头"):
         n = 0.5 if raw == "半" else cn_int(raw)
         if n is None or n <= 0:
             return None
         minutes = n * (1 if unit == "分钟" else 60)
-        return tok(m, Kind.OFFSET, minutes=sign * minutes)
+        return tok(m, Kind.OFFSET, minutes=sign * minutes, name=name)
     n = cn_int(raw) if raw != "半" else None
     if n is None or not 0 < n <= 60:
         return None
     part = Part.EVENING if unit == "晚" else None
-    return tok(m, Kind.OFFSET, offset=sign * n * _UNIT_DAYS[unit], part=part)
+    return tok(m, Kind.OFFSET, offset=sign * n * _UNIT_DAYS[unit], part=part, name=name)
 
 
 @rule(r"(?:的)?(?:当天|当日|那天|那一天|这一天|当晚|那晚|前夕|前一晚|次日|第二天|隔天)")

@@ -59,7 +59,12 @@ def group(text: str, tokens: list[Token]) -> list[list[Token]]:
         if groups:
             prev = groups[-1][-1]
             gap = text[prev.end:token.start]
-            if _GAP.fullmatch(gap) and not (used & slots):
+            # an offset counts from the day before it (国庆前两天), never from one after it
+            dated = any(t.kind in DATE_KINDS or t.kind is Kind.RANGE for t in groups[-1])
+            offset_first = groups[-1][0].kind is Kind.OFFSET
+            if ((token.kind is Kind.OFFSET and not dated) or (offset_first and "date" in slots)):
+                pass
+            elif _GAP.fullmatch(gap) and not (used & slots):
                 groups[-1].append(token)
                 used |= slots
                 continue
@@ -132,8 +137,8 @@ def resolve(phrase: list[Token], now: datetime) -> Resolved | None:
     if day_range is not None:
         found = range_rule(day_range, now, at_time, clock.extra_days, day_candidates)
         return None if found is None else Resolved(found[0], found[1], clock.said, span, loose)
-    if date_token is None:
-        return _bare(now, clock, shift, span, loose)
+    if date_token is None:  # a day offset with no day to count from is loose, not applied
+        return _bare(now, clock, timedelta(minutes=offset.minutes if offset else 0), span, loose)
     start = now.date()
     if date_token.kind is Kind.NAMED and shift.days > 0:
         start -= timedelta(days=shift.days)  # 元旦后两天 said on 2 January is the 3rd, not next year's
@@ -169,5 +174,6 @@ def _bare(now: datetime, clock: _Clock, shift: timedelta, span: tuple[int, int],
     options = [base, base + timedelta(days=1)]
     if clock.ambiguous and 1 <= clock.hour <= 11:
         options.append(base + timedelta(hours=12))
-    at = min(o for o in options if o + shift > now) + shift
+    ahead = [o for o in options if o + shift > now]
+    at = (min(ahead) if ahead else options[-1] + timedelta(days=1)) + shift
     return Resolved(at, None, clock.said, span, loose)

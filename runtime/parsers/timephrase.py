@@ -104,6 +104,8 @@ def _lone_weak(phrase: list[Token]) -> bool:
 def _attributive(text: str, phrase: list[Token]) -> bool:
     """A festival that names what the message is about (中秋月饼), or any day followed by 的 + a noun."""
     end = phrase[-1].end
+    if not any(t.kind in (Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED) for t in phrase):
+        return False  # 前一天的会: which day is still unexplained
     if any(t.kind is Kind.NAMED for t in phrase) and len(phrase) == 1 and ATTRIBUTIVE.match(text, end):
         return True
     return text.startswith("的", end) and not tokenize(text[end + 1:end + 4])
@@ -123,8 +125,9 @@ def _complements(main: list[Token], other: list[Token]) -> bool:
     o_date, o_clock, o_offset = _slots(other)
     if any(t.kind is Kind.DELTA for t in main + other):
         return False
-    if o_offset and not (o_date or o_clock):
-        return not m_offset and (m_date or m_clock)
+    if o_offset and not (o_date or o_clock):  # only 提前…: 年会前一天 counts from 年会, not from main
+        ahead = all(t.name == "ahead" for t in other if t.kind is Kind.OFFSET)
+        return ahead and not m_offset and (m_date or m_clock)
     return not (m_date and o_date) and not (m_clock and o_clock) and not (m_offset and o_offset)
 
 
@@ -157,8 +160,21 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
 
 
 def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
-    covered = [(t.start, t.end) for t in tokens]
-    return [(a, b) for a, b in cue_spans(text) if not any(s < b and a < e for s, e in covered)]
+    """Cues, or the parts of cues, that no token covers (8点开斋节: 开斋节, not 点开斋节)."""
+    covered = set()
+    for t in tokens:
+        covered.update(range(t.start, t.end))
+    found: list[Span] = []
+    for a, b in cue_spans(text):
+        start = None
+        for i in range(a, b + 1):
+            if i < b and i not in covered:
+                start = i if start is None else start
+                continue
+            if start is not None:
+                found.extend((start + x, start + y) for x, y in cue_spans(text[start:i]))
+                start = None
+    return found
 
 
 def parse_time_phrase(text: str, now: datetime) -> TimeExpr | None:

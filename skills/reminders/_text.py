@@ -1,4 +1,4 @@
-"""Reminder wording: the content of "…提醒我…" and the target of "取消…提醒"."""
+"""Reminder wording: the content of "…提醒我…", the target of "取消…提醒", and timers."""
 
 from __future__ import annotations
 
@@ -6,17 +6,24 @@ import re
 
 from runtime.skill import time_spans
 
-__all__ = ["ALL", "extract_content", "extract_target", "parse_target"]
+__all__ = ["ALL", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
 
 ALL = "全部"
+TIMER = "计时"
+TIMER_CONTENT = "计时结束"
 _KEYWORD = re.compile(r"(?:记得|请|麻烦|帮我)*(?:提醒一下我|提醒我一下|提醒下我|提醒我|提醒一下|叫我|喊我|提醒)")
 _SETUP = re.compile(r"(?:帮我)?(?:设置?|定|建|加|创建|添加)(?:一个|个|一下)?(?:的)?提醒")
 _LEAD = re.compile(r"^(?:[\s,，:：。、]|的|要|该|记得|我|再)+")
-_TRAIL = re.compile(r"[\s,，。.!！~～吧哦啊呀哈的]+$")
+_TRAIL = re.compile(r"[\s,，。.!！~～吧哦啊呀哈的了]+$")
 _ALL = re.compile(r"全部|所有|全都|都")
 _NUMBER = re.compile(r"第?\s*(?P<n>\d+|[一二两三四五六七八九十]{1,3})\s*(?:个|条|号)?")
-_VERB = re.compile(r"^(?:请|帮我|把|我)*(?:取消|删掉|删除|删了|去掉|撤销|关掉|关闭|不要|别再)(?:掉|了)?(?:一下)?(?:我的|的)?")
-_TAIL = re.compile(r"(?:那个|这个|那条|这条)?(?:的)?(?:提醒)?(?:吧|了|掉|一下|取消|删掉|删除)*$")
+_POLITE = re.compile(r"^(?:请|帮我|麻烦你?|把|将|我要|我想|我)+")
+_VERB = re.compile(r"^(?:取消|删掉|删除|删了|去掉|撤销|关掉|关闭|停止|停掉|结束|不要|别再|删)(?:掉|了)?(?:一下)?(?:我的|的)?")
+_NO_MORE = re.compile(r"^(?:以后|今后|之后)?(?:别|不要|不用|不必|无需)再?(?:提醒我?|叫我|喊我)")
+_REMINDER = re.compile(r"(?:那个|这个|那条|这条|那一条|这一条|的)*提醒")
+_TAIL = re.compile(r"(?:那个|这个|那条|这条|的)*(?:提醒)?(?:以后|今后)?(?:就|也|都)?"
+                   r"(?:吧|了|掉|一下|取消|删掉|删除|删了|去掉|不要|不用|不需要|别|停|关)*$")
+_TIMER = re.compile(r"倒计时|计时器|计时|定时器")
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
@@ -31,14 +38,24 @@ def _clean(text: str) -> str:
 
 
 def extract_content(text: str) -> str | None:
-    """What to be reminded of: the words after 提醒我 (or before it), without the time phrase."""
+    """What to be reminded of: the words after 提醒我 (or before it), without the time phrase.
+
+    A timer (10分钟计时器, 计时20分钟) is reminded of as :data:`TIMER_CONTENT`.
+    """
     rest = _SETUP.sub(" ", _strip_spans(text))
     match = _KEYWORD.search(rest)
+    if match is None and _TIMER.search(text):
+        return TIMER_CONTENT
     if match is None:
         content = _clean(rest)
     else:
         content = _clean(rest[match.end():]) or _clean(rest[:match.start()])
     return content or None
+
+
+def extract_kind(text: str) -> str | None:
+    """``计时`` when a list request is about timers (计时器还剩多久)."""
+    return TIMER if _TIMER.search(text) else None
 
 
 def _small_int(raw: str) -> int | None:
@@ -54,17 +71,34 @@ def _small_int(raw: str) -> int | None:
 
 
 def parse_target(text: str) -> int | str | None:
-    """A cancel target from an answer: a list number, :data:`ALL`, or words of a reminder's content."""
-    raw = text.strip()
+    """A cancel target: a list number, :data:`ALL`, :data:`TIMER`, or words of a reminder's content.
+
+    取消第2个 → 2; 喝水那个提醒以后不要了 → 喝水; 把去银行那个提醒取消掉 → 去银行; 停止计时器 → 计时.
+    """
+    raw = text.strip().strip("。.!！~～")
     if not raw:
         return None
+    if _TIMER.search(raw):
+        return TIMER
     if _ALL.search(raw):
         return ALL
-    words = _clean(_TAIL.sub("", _VERB.sub("", raw)).removeprefix("提醒"))
+    rest = _POLITE.sub("", raw)
+    no_more = _NO_MORE.match(rest)
+    rest = rest[no_more.end():] if no_more else _VERB.sub("", rest)
+    rest = _POLITE.sub("", rest)
+    reminder = _REMINDER.search(rest)
+    if reminder is not None and reminder.start() > 0:
+        words = rest[:reminder.start()]
+    elif reminder is not None:
+        words = rest[reminder.end():]
+    else:
+        words = rest
+    words = _clean(_TAIL.sub("", _clean(words)))
     number = _NUMBER.fullmatch(words)
     if number is not None:
         value = _small_int(number.group("n"))
         return value if value is not None and value > 0 else None
+    words = _clean(_strip_spans(words)) or words
     return words or None
 
 

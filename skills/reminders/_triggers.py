@@ -6,7 +6,31 @@ from runtime.skill import Trigger
 
 __all__ = ["TRIGGERS"]
 
+_N = r"[\d零一二两三四五六七八九十百半俩]"
+
 TRIGGERS: tuple[Trigger, ...] = (
+    Trigger(
+        "reminder.cancel", "reminder.cancel.timer", order=5,
+        pattern=r"(停止|停掉|停下|关掉|关闭|取消|结束|停)(一下)?(那个|这个)?(倒)?计时器?|计时器?.{0,4}(停|取消|关|不要了)",
+    ),
+    Trigger(
+        "reminder.list", "reminder.list.timer", order=6,
+        pattern=r"计时器?.{0,6}(还剩|剩|还有|到哪|多久)|还剩多(久|少时间)",
+    ),
+    Trigger(
+        "reminder.create", "reminder.create.timer", order=7,
+        pattern=(rf"(倒计时|计时器?|定时器?)(一下|个)?\s*{_N}+\s*(个)?(秒|分钟|分|小时|钟头)"
+                 rf"|{_N}+\s*(个)?(秒钟?|分钟|小时|钟头)(的)?(倒计时|计时器?|定时器?)"),
+    ),
+    Trigger(
+        "reminder.cancel", "reminder.cancel.number", order=8,
+        pattern=rf"^(请|帮我|把)?(取消|删除|删掉|删了|去掉)(掉)?第?{_N}{{1,3}}(个|条)(提醒)?[吧了。！!]*$"
+                rf"|^第{_N}{{1,3}}(个|条)(提醒)?(不要了|取消|删掉|删了|去掉)[吧了。！!]*$",
+    ),
+    Trigger(
+        "reminder.cancel", "reminder.cancel.no_more", order=9,
+        pattern=r"(以后|今后)?(别|不要|不用|不必)再?(提醒我?|叫我|喊我).{0,12}了|提醒.{0,8}(不用了|不需要了|别.{0,2}了)",
+    ),
     Trigger(
         "reminder.snooze", "reminder.snooze", order=10,
         pattern=r"([\d零一二两三四五六七八九十百半俩]+\s*(分钟|小时|刻钟)|半小时|一会儿?|待会儿?|稍后)(之?后|以后)?再(提醒|叫|通知)我?",

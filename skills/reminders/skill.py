@@ -26,8 +26,17 @@ from runtime.skill import (
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
-from skills.reminders._text import ALL, extract_content, extract_target, parse_target
+from skills.reminders._text import (
+    ALL,
+    TIMER,
+    TIMER_CONTENT,
+    extract_content,
+    extract_kind,
+    extract_target,
+    parse_target,
+)
 from skills.reminders._triggers import TRIGGERS
+from skills.reminders._when import as_time, check_when, unexplained_question
 
 __all__ = ["SPEC", "SNOOZE_DEFAULT"]
 
@@ -36,14 +45,18 @@ _PAST = "这个时间已经过去了，换个以后的时间吧？比如「明�
 
 
 def _when(value: Any) -> TimeExpr | None:
-    if isinstance(value, TimeExpr):
-        return value
-    if isinstance(value, Mapping):
-        try:
-            return TimeExpr.from_param(dict(value))
-        except (KeyError, ValueError, TypeError):
-            return None
-    return None
+    return as_time(value)
+
+
+def _left(view: ExecView, at: datetime) -> str:
+    seconds = max(0, int((at - view.now).total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}小时{minutes}分钟" if minutes else f"{hours}小时"
+    if minutes:
+        return f"{minutes}分{secs}秒" if secs else f"{minutes}分钟"
+    return f"{secs}秒"
 
 
 def _local(view: ExecView, dt: datetime) -> datetime:
@@ -63,13 +76,20 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     content = str(params.get("content") or "").strip()
     if when is None or not content:
         return SkillResult("没听清提醒的时间或内容，可以说「明天早上8点提醒我开会」。", ok=False)
+    question = unexplained_question(when)
+    if question:  # never confirm a time that leaves a temporal word unexplained (DESIGN §3.4)
+        return SkillResult(question, ok=False)
     if when.at <= view.now:
         return SkillResult(_PAST, ok=False)
     reminder_id, created = store.create(services.db, user=view.user, content=content, at=when.at,
                                         rrule=when.rrule, tz=view.tz, msg_id=view.msg_id)
     said = _describe(view, when.at, when.rrule)
+    if content == TIMER_CONTENT:
+        reply = f"好的，开始计时{_left(view, when.at)}，{_local(view, when.at):%H:%M:%S} 到点提醒你。"
+    else:
+        reply = f"好的，{said} 提醒你：{content}"
     return SkillResult(
-        f"好的，{said} 提醒你：{content}",
+        reply,
         data={"reminder_id": reminder_id, "ref": reminder_id, "created": created, "at": when.at.isoformat(),
               "rrule": when.rrule},
         dto={"content": content, "when": said},
@@ -87,6 +107,8 @@ def _line(view: ExecView, item: store.ActiveReminder) -> str:
 def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """The user's pending reminders, numbered (the numbers cancel refers to)."""
     active = store.list_active(services.db, view.user)
+    if params.get("kind") == TIMER:
+        return _timers(view, active)
     if not active:
         return SkillResult("你现在没有待提醒的事项。可以说「明天早上8点提醒我开会」来添加。",
                            data={"count": 0}, dto={"reminders": []})
@@ -98,6 +120,16 @@ def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> 
         dto={"reminders": [{"number": r.number, "content": r.content,
                             "when": format_when(_local(view, r.next_due))} for r in active]},
     )
+
+
+def _timers(view: ExecView, active: list[store.ActiveReminder]) -> SkillResult:
+    timers = [r for r in active if r.content == TIMER_CONTENT]
+    if not timers:
+        return SkillResult("现在没有进行中的计时器。可以说「10分钟计时器」开始计时。", data={"count": 0},
+                           dto={"timers": []})
+    lines = "；".join(f"还剩{_left(view, r.next_due)}（{_local(view, r.next_due):%H:%M:%S} 到点）" for r in timers)
+    return SkillResult(f"计时器{lines}。", data={"count": len(timers), "ids": [r.reminder_id for r in timers]},
+                       dto={"timers": [_left(view, r.next_due) for r in timers]})
 
 
 def _target(params: Mapping[str, Any]) -> int | str | None:
@@ -114,6 +146,8 @@ def _target(params: Mapping[str, Any]) -> int | str | None:
 def cancel_confirm_text(params: Mapping[str, Any]) -> str:
     """The engine's yes/no question before cancelling."""
     target = _target(params)
+    if target == TIMER:
+        return "确认停止计时器吗？"
     if target == ALL:
         return "确认取消全部提醒吗？"
     if isinstance(target, int):
@@ -127,6 +161,13 @@ def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -
     active = store.list_active(services.db, view.user)
     if not active:
         return SkillResult("你现在没有待提醒的事项，不用取消。", data={"cancelled": 0})
+    if target == TIMER:
+        chosen = [r for r in active if r.content == TIMER_CONTENT]
+        if not chosen:
+            return SkillResult("现在没有进行中的计时器。", data={"cancelled": 0})
+        store.cancel(services.db, [r.reminder_id for r in chosen])
+        return SkillResult("计时器已停止。", data={"cancelled": len(chosen), "ids": [r.reminder_id for r in chosen]},
+                           dto={"cancelled": [r.content for r in chosen]})
     chosen = store.select_targets(active, target) if target is not None else []
     if not chosen:
         listing = "\n".join(_line(view, r) for r in active)
@@ -164,11 +205,13 @@ SPEC = SkillSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
             description="新建提醒",
             slots=(
-                SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。"),
+                SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。", check=check_when),
                 SlotSpec("content", SlotType.TEXT, "要提醒你做什么？", extract=extract_content),
             ),
         ),
-        ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒"),
+        ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒",
+                   slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
+                                   extract=extract_kind),)),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
             confirm_text=cancel_confirm_text, description="取消提醒",

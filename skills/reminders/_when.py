@@ -1,0 +1,46 @@
+"""The reminder's ``when`` slot: the check that refuses a time that leaves a temporal word unexplained.
+
+DESIGN §3.4: a reminder is never confirmed while a temporal word of the message (a festival the
+calendar does not know, 下班后, a second date …) is left unexplained. The engine calls
+:func:`check_when` on every value of the slot; a question discards the value and is asked instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.skill import TimeExpr, format_when
+
+__all__ = ["as_time", "check_when", "unexplained_question"]
+
+
+def as_time(value: Any) -> TimeExpr | None:
+    """The slot value as a :class:`TimeExpr` (it travels as ``TimeExpr.to_param()``), or None."""
+    if isinstance(value, TimeExpr):
+        return value
+    if isinstance(value, Mapping):
+        try:
+            return TimeExpr.from_param(dict(value))
+        except (KeyError, ValueError, TypeError):
+            return None
+    return None
+
+
+def unexplained_question(when: TimeExpr) -> str | None:
+    """The question to ask when ``when`` leaves words unexplained (quoting what was understood)."""
+    if not when.unexplained:
+        return None
+    words = "、".join(f"「{w}」" for w in when.unexplained)
+    understood = f"「{when.said}」（{format_when(when.at)}）" if when.said else format_when(when.at)
+    example = f"{when.said}晚上8点" if when.said and not when.has_time and not when.rrule else "12月24日晚上8点"
+    return (f"{words}我没能确定是哪天哪个时间，我只听懂了{understood}。"
+            f"具体什么时候提醒你？请把日期和时间一起告诉我，比如「{example}」。")
+
+
+def check_when(value: Any) -> str | None:
+    """None when the time can be used as it is; otherwise the question that asks for it again."""
+    when = as_time(value)
+    if when is None:
+        return None  # the engine asks the slot's own question for a missing value
+    return unexplained_question(when)
