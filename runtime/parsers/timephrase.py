@@ -161,7 +161,7 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
 
 def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
     """Cues, or the parts of cues, that no token covers (8点开斋节: 开斋节, not 点开斋节)."""
-    covered = set()
+    covered: set[int] = set()
     for t in tokens:
         covered.update(range(t.start, t.end))
     found: list[Span] = []
