@@ -1,4 +1,9 @@
-"""recipe.query: "番茄炒蛋怎么做" → ingredients and steps from the catalog; an unknown dish is said to be unknown."""
+"""recipe.query: recipes from the HowToCook corpus, by name, alias, near miss, ingredient, category or constraint.
+
+"可乐鸡翅怎么做" → amounts and steps (scaled to ``people`` when known: after a plan for 4, the recipe
+is for 4); "鸡胸肉能做什么" → a numbered list (a bare number next opens one); an unknown dish is
+said to be unknown, with the closest few.
+"""
 
 from __future__ import annotations
 
@@ -6,56 +11,71 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, Choice, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
-from skills.dinner.catalog import Dish, load_catalog
+from skills.cookbook.book import Recipe
+from skills.cookbook.search import clean_query, find
+from skills.dinner._recipe_text import recipe_reply
 
-__all__ = ["SPEC", "extract_dish", "query"]
+__all__ = ["SPEC", "extract_dish", "extract_people", "query"]
 
-_ASKED = re.compile(r"(.{2,12}?)(?:要)?(?:怎么做|怎么炒|怎么烧|怎么煮|如何做|的做法|做法|菜谱|食谱|要放什么|需要什么)")
+_CONTENT = re.compile(r"[\u4e00-\u9fa5A-Za-z]{1,}")
+_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*(?:个人|人份|口人|位|人)(?:的量|吃|份)?")
+_CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
 def extract_dish(text: str) -> str | None:
-    """The catalog dish named in ``text``; else the dish-like phrase before 怎么做/做法 (may be unknown)."""
-    dish = load_catalog().find_dish(text)
-    if dish is not None:
-        return dish.name
-    m = _ASKED.search(text)
+    """The question itself (the search understands it); None when it names nothing (菜谱 / 怎么做)."""
+    phrase = clean_query(text)
+    if not phrase or not _CONTENT.search(phrase):
+        return None
+    return text.strip()
+
+
+def extract_people(text: str) -> int | None:
+    """Servings asked for in the question: 4个人的量 / 两人份 / 三口人吃 (not 5个鸡蛋)."""
+    m = _PEOPLE.search(text)
     if m is None:
         return None
-    name = re.sub(r"^(请问|请|我想|想|问下|问一下|教我|告诉我|你知道)+", "", m.group(1)).strip("，,。？? ")
-    return name or None
+    raw = m.group(1)
+    value = int(raw) if raw.isdigit() else _CN.get(raw, 10 + _CN.get(raw[-1], 0) if raw.startswith("十") else 0)
+    return value if 1 <= value <= 50 else None
 
 
-def _grams(grams: float) -> str:
-    return f"{grams:g}克"
+def _choices(options: tuple[Recipe, ...]) -> tuple[Choice, ...]:
+    return tuple(Choice(r.name, "recipe.query", {"dish": r.name}) for r in options)
 
 
-def _recipe_text(dish: Dish) -> str:
-    catalog = load_catalog()
-    main = [f"{n}{_grams(g)}" for n, g in dish.ingredients_g.items() if not catalog.ingredients[n].basic]
-    basics = [n for n in dish.ingredients_g if catalog.ingredients[n].basic]
-    lines = [f"【{dish.name}】（1人份）", "用料：" + "、".join(main)]
-    if basics:
-        lines.append("调料：" + "、".join(basics) + "、盐适量")
-    lines.extend(f"{i}. {step}" for i, step in enumerate(dish.steps, 1))
-    n = dish.nutrition
-    lines.append(f"每份约{round(n.kcal)}千卡，蛋白质{round(n.protein)}克。")
+def _listing(heading: str, options: tuple[Recipe, ...]) -> str:
+    lines = [heading] if heading else []
+    for i, recipe in enumerate(options, 1):
+        facts = [f"{'★' * recipe.difficulty}" if recipe.difficulty else "", f"约{recipe.minutes}分钟" if recipe.minutes else ""]
+        extra = "，".join(f for f in facts if f)
+        lines.append(f"{i}. {recipe.name}" + (f"（{extra}）" if extra else ""))
+    if options:
+        lines.append("回复序号或菜名看做法。")
     return "\n".join(lines)
 
 
 def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Look the dish up in the catalog."""
+    """Answer a recipe question from the corpus."""
     asked = str(params.get("dish") or "").strip()
-    catalog = load_catalog()
-    dish = catalog.dish(asked) or catalog.find_dish(asked)
-    if dish is None:
-        reply = f"“{asked}”我的菜谱里还没有，暂时给不出靠谱的做法。" if asked else "想问哪道菜的做法？"
-        return SkillResult(reply, dto={"dish": asked, "known": False}, ok=False)
-    dto = {"dish": dish.name, "known": True, "category": dish.category,
-           "ingredients_g": dict(dish.ingredients_g), "steps": list(dish.steps),
-           "nutrition_per_serving": dish.nutrition.rounded()}
-    return SkillResult(_recipe_text(dish), data=dto, dto=dto, facts={"dish": dish.name})
+    people = params.get("people")
+    eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
+    finding = find(asked) if asked else None
+    if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
+        return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",
+                           dto={"dish": asked, "known": False}, ok=False)
+    if finding.recipe is not None:
+        recipe = finding.recipe
+        reply = recipe_reply(recipe, eaters, asked=finding.asked, note="".join(finding.notes))
+        dto = {"dish": recipe.name, "known": True, "category": recipe.category, "difficulty": recipe.difficulty,
+               "minutes": recipe.minutes, "servings": eaters or recipe.servings,
+               "ingredients": list(recipe.ingredients), "steps": list(recipe.steps)}
+        return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name})
+    dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in finding.options]}
+    return SkillResult(_listing(finding.heading, finding.options), data=dto, dto=dto,
+                       choices=_choices(finding.options), ok=bool(finding.options) or finding.matched)
 
 
 SPEC = SkillSpec(
@@ -64,8 +84,12 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="query", intent="recipe.query", run=query, read_only=True,
-            slots=(SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),),
-            description="查一道菜的用料和步骤",
+            slots=(
+                SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),
+                SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,
+                         extract=extract_people),
+            ),
+            description="查菜谱：按菜名、食材、类别找做法，用量按人数换算",
         ),
     ),
 )

@@ -1,0 +1,71 @@
+"""The Chinese reply for one recipe, its amounts scaled to the number of people eating."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from skills.cookbook.book import Quantity, Recipe
+
+__all__ = ["recipe_reply", "scaled_amount"]
+
+_COUNTED = {"个", "只", "颗", "根", "条", "张", "块", "片", "瓣", "粒", "朵", "头", "棵", "节", "段", "袋", "包", "盒"}
+_STEP_PER_SERVING = re.compile(r"(\d+(?:\.\d+)?)\s*(g|克|ml|毫升|个|只|片)?\s*[*×]\s*份数")
+_MAX_TIPS = 2
+
+
+def _num(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def scaled_amount(q: Quantity, factor: float) -> str:
+    """``q`` as a person would say it after multiplying by ``factor`` (whole pieces rounded up)."""
+    if q.amount is None or not q.unit:
+        return q.text
+    low, high = q.amount * factor, (q.amount_max * factor if q.amount_max is not None else None)
+    if q.unit in _COUNTED:
+        low = math.ceil(low - 1e-9) if low > 0 else 0
+        high = math.ceil(high - 1e-9) if high is not None else None
+    amount = _num(low) if high is None else f"{_num(low)}～{_num(high)}"
+    return f"{q.name} {amount}{q.unit}"
+
+
+def _factor(recipe: Recipe, people: int | None) -> tuple[float, str]:
+    """The multiplier for the amounts, and the heading's note on servings."""
+    if recipe.per_serving and recipe.servings:
+        eaters = people or recipe.servings
+        return eaters / recipe.servings, f"{eaters}人份"
+    if people:
+        return 1.0, f"原菜谱的量，{people}个人吃请按比例增减"
+    return 1.0, "原菜谱的量"
+
+
+def _step(text: str, factor: float) -> str:
+    return _STEP_PER_SERVING.sub(lambda m: f"{_num(float(m.group(1)) * factor)}{m.group(2) or ''}", text)
+
+
+def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", note: str = "") -> str:
+    """Heading, amounts, steps and a tip or two; amounts scaled to ``people`` when the recipe allows."""
+    factor, servings = _factor(recipe, people)
+    title = f"【{recipe.name}】"
+    if asked and asked not in recipe.name:
+        title += f"（也叫{asked}）"
+    facts = [servings]
+    if recipe.difficulty:
+        facts.append("难度" + "★" * recipe.difficulty)
+    if recipe.minutes:
+        facts.append(f"约{recipe.minutes}分钟")
+    lines = [title + "（" + "，".join(facts) + "）"]
+    if note:
+        lines.append(note)
+    if recipe.quantities:
+        lines.append("用料：" + "；".join(scaled_amount(q, factor) for q in recipe.quantities))
+    elif recipe.ingredients:
+        lines.append("用料：" + "、".join(recipe.ingredients))
+    lines.append("做法：")
+    lines.extend(f"{i}. {_step(step, factor)}" for i, step in enumerate(recipe.steps, 1))
+    tips = [t for t in recipe.tips if len(t) >= 6][:_MAX_TIPS]
+    if tips:
+        lines.append("小贴士：" + "；".join(tips))
+    lines.append("（菜谱来自开源项目 HowToCook）")
+    return "\n".join(lines)
