@@ -77,6 +77,7 @@ def make_weather(settings: Settings, cache: Any) -> Any:
 def build_runtime(settings: Settings, *, store: ContextStore | None = None, redis: Any = None,
                   database_url: str | None = None, weather: Any = None) -> Runtime:
     """Build the engine with every port wired from ``settings`` (arguments override for tests/scripts)."""
+    from runtime.intent import DEFAULT_THRESHOLD  # chosen on the dev split with the shipped model
     from runtime.llm import build_llm
 
     redis = redis if redis is not None else make_redis(settings)
@@ -87,6 +88,7 @@ def build_runtime(settings: Settings, *, store: ContextStore | None = None, redi
     init_db(db)
     services = Services(db=db, weather=weather if weather is not None else make_weather(settings, redis),
                         cache=redis)
+    model = load_intent_model(settings)
     engine = Engine(store=store, registry=SkillRegistry(all_skills()), services=services, tz=settings.wxbot_tz,
-                    intent_model=load_intent_model(settings), llm=build_llm(settings.llm_env()))
+                    intent_model=model, intent_threshold=DEFAULT_THRESHOLD, llm=build_llm(settings.llm_env()))
     return Runtime(settings=settings, redis=redis, store=store, services=services, engine=engine)
