@@ -11,6 +11,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -174,11 +175,17 @@ class Engine:
 
     def _decide(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match:
         """Run the deciders in cascade order; the first match wins. Deciding never changes the context."""
+        found: Match | None = None
         for decide in self._order:
             found = decide(turn, view, summary)
             if found is not None:
-                return found
-        return Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")
+                break
+        if found is None:
+            found = Match(Stage.FALLBACK, Kind.UNKNOWN, intent="unknown", confidence=0.0, detail="no stage matched")
+        if view.expected_field is not None and found.stage is not Stage.EXPECTED_INPUT \
+                and found.stage is not Stage.CONTROL:  # the trace says why the awaited answer lost
+            found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(view)}")
+        return found
 
     @property
     def _order(self) -> tuple[Decider, ...]:

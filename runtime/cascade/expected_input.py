@@ -48,6 +48,16 @@ class ExpectedInputStage:
             return None
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
 
+    def why_not(self, view: RouterView) -> str:
+        """Why a message was not taken as the awaited field (for the trace). Pure."""
+        text = view.text.strip()
+        routed = self._rules.classify(text)
+        if routed and routed[0] in self._read_only and QUESTION.search(text):
+            return f"not the {view.expected_field}: a side question ({routed[0]})"
+        if routed and routed[0] != view.active_intent:
+            return f"not the {view.expected_field}: a request of its own ({routed[0]})"
+        return f"not a {view.expected_type} for {view.expected_field}"
+
     def match(self, view: RouterView, parse: AnswerParser, extract: SlotExtractor | None = None,
               spare: SlotExtractor | None = None) -> Match | None:
         """``parse`` turns text into the field's value (None when it is not one); ``extract`` finds the
