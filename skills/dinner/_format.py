@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from skills.dinner.planner import DinnerPlan
+from skills.dinner.catalog import Catalog, load_catalog
+from skills.dinner.exclusions import derived_ingredients
+from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 
-__all__ = ["format_plan", "plan_dto"]
+__all__ = ["format_plan", "plan_dto", "restriction_lines"]
+
+_SAY = {"不吃辣": "按不吃辣安排，没有辣的菜。", "清淡口味": "按清淡口味安排，没有辣的菜。", "吃素": "按吃素安排，全是素菜。",
+        "纯素（不用肉、鱼、蛋、奶）": "按纯素安排：不用肉、鱼、蛋、奶。", "清真（不用猪肉）": "按清真安排，不用猪肉。"}
 
 
 def _yuan(value: float) -> str:
@@ -18,8 +23,48 @@ def _servings(value: float) -> str:
     return f"{rounded:g}份" if abs(rounded - value) < 0.01 else f"约{rounded:g}份"
 
 
+def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[str]:
+    """Every restriction in plain words: 按不吃辣安排 / 不用花生（花生米、花生油也不用）/ 给吃素的朋友准备了…"""
+    catalog = catalog or load_catalog()
+    excl = plan.exclusions
+    lines: list[str] = []
+    derived = derived_ingredients(excl, catalog)
+    for label in excl.labels:
+        if label in _SAY:
+            lines.append(_SAY[label])
+            continue
+        word = label.removeprefix("不吃")
+        related = [n for n in derived if n != word and (word in n or any(
+            word in a for a in catalog.ingredients[n].aliases) or (
+            catalog.ingredients[n].tags & excl.tags and word in ("花生", "坚果", "芝麻", "大豆", "蛋", "奶", "虾", "蟹")))]
+        also = f"（{'、'.join(related[:4])}也不用）" if related else ""
+        lines.append(f"不用{word}{also}。")
+    if "peanut" in excl.tags:
+        lines.append("炒菜别用花生油，换菜籽油或玉米油。")
+    if excl.veg_guests:
+        veg = [m.name for m in plan.menu if m.vegetarian and m.category in ("protein", "vegetable")]
+        who = "吃素的朋友" if excl.veg_guests == 1 else f"{excl.veg_guests}位吃素的朋友"
+        lines.append(f"给{who}准备了{len(veg)}道素菜：{'、'.join(veg)}。" if veg else f"菜谱里找不到适合{who}的素菜。")
+    return lines
+
+
+def _spend_line(plan: DinnerPlan) -> str | None:
+    if not plan.within_budget:
+        return None
+    cap = GENEROUS_PER_PERSON * plan.people
+    if plan.upgrades:
+        why = "、".join(plan.upgrades[:4]) + ("等" if len(plan.upgrades) > 4 else "")
+        line = f"预算比较充足，{why}。"
+        if plan.budget > cap * 1.2:
+            line += f"{plan.people}个人吃得丰盛也就{_yuan(round(plan.total))}左右，不必把预算花满。"
+        return line
+    if plan.total < plan.budget / 2 and plan.budget > cap:
+        return f"{plan.people}个人这样吃已经很丰盛，不必把预算花满。"
+    return None
+
+
 def format_plan(plan: DinnerPlan) -> str:
-    """The reply: menu, shopping list with ¥, total and budget check, nutrition per person."""
+    """The reply: restrictions echoed, menu, shopping list with ¥, total and budget check, nutrition per person."""
     lines: list[str] = []
     if not plan.menu:
         return "按这些忌口，我的菜谱里暂时找不到合适的菜，可以放宽一点忌口再试试。"
@@ -28,21 +73,23 @@ def format_plan(plan: DinnerPlan) -> str:
     else:
         lines.append(f"预算{_yuan(plan.budget)}不太够{plan.people}个人吃一顿：最省的搭配也要约{_yuan(plan.total)}"
                      f"（超出{_yuan(plan.total - plan.budget)}）。下面是最省钱的方案，供参考：")
-    if plan.exclusions.labels:
-        lines.append("已避开：" + "、".join(plan.exclusions.labels))
+    lines.extend(restriction_lines(plan))
     lines.append("【菜单】")
     for item in plan.menu:
         extra = f"，不放{'、'.join(item.dropped)}" if item.dropped else ""
         lines.append(f"· {item.name}（{_servings(item.servings)}{extra}）")
     lines.append("【购物清单】")
     for buy in plan.shopping.items:
-        lines.append(f"· {buy.name} {buy.quantity_text()} {_yuan(buy.price)}")
+        lines.append(f"· {buy.name} {buy.quantity_text(plan.shopping.unit)} {_yuan(buy.price)}")
     if not plan.shopping.items:
         lines.append("· 不用买，家里的就够了")
     if plan.shopping.from_pantry:
         lines.append("家里现有先用上：" + "、".join(f"{n}{round(g)}克" for n, g in plan.shopping.from_pantry))
     if plan.within_budget:
-        lines.append(f"合计约{_yuan(plan.total)}，在预算内（还剩{_yuan(plan.budget - plan.total)}）。")
+        lines.append(f"合计约{_yuan(plan.total)}，在预算内（还剩{_yuan(round(plan.budget - plan.total, 2))}）。")
+        spend = _spend_line(plan)
+        if spend:
+            lines.append(spend)
     else:
         lines.append(f"合计约{_yuan(plan.total)}，超出预算。")
     n = plan.nutrition_per_person
@@ -51,7 +98,7 @@ def format_plan(plan: DinnerPlan) -> str:
     lines.extend(plan.notes)
     if plan.shopping.basics:
         lines.append("油盐酱醋等基础调料按家里已有算。")
-    lines.append("价格是常见超市/菜市场参考价，以当地实际为准。")
+    lines.append("价格是常见超市/菜市场参考价，以当地实际为准。想看哪道菜的做法，直接问我“某某怎么做”。")
     return "\n".join(lines)
 
 
@@ -62,13 +109,15 @@ def plan_dto(plan: DinnerPlan) -> dict[str, Any]:
         "budget": plan.budget,
         "goal": plan.goal,
         "avoid": list(plan.exclusions.labels),
+        "vegetarian_guests": plan.exclusions.veg_guests,
         "menu": [{"dish": m.name, "category": m.category, "servings": round(m.servings, 2),
-                  "without": list(m.dropped)} for m in plan.menu],
-        "shopping_list": [{"item": i.name, "quantity": i.quantity_text(), "price": i.price}
+                  "vegetarian": m.vegetarian, "without": list(m.dropped)} for m in plan.menu],
+        "shopping_list": [{"item": i.name, "quantity": i.quantity_text(plan.shopping.unit), "price": i.price}
                           for i in plan.shopping.items],
         "from_pantry": [{"item": n, "grams": g} for n, g in plan.shopping.from_pantry],
         "total": plan.total,
         "within_budget": plan.within_budget,
+        "upgrades": list(plan.upgrades),
         "nutrition_per_person": plan.nutrition_per_person.rounded(),
         "notes": list(plan.notes),
     }

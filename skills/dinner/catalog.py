@@ -18,6 +18,7 @@ __all__ = ["CATEGORIES", "Catalog", "Dish", "Ingredient", "Nutrition", "load_cat
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
 CATEGORIES = ("staple", "vegetable", "protein", "soup")
+_SEASONING = frozenset({"basic", "allium", "herb", "chili"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class Ingredient:
     tags: frozenset[str]
     piece_g: float | None = None
     pack_g: float | None = None
+    premium: tuple[str, float] | None = None  # a better grade an ample budget buys: (name, yuan per 斤)
 
     @property
     def basic(self) -> bool:
@@ -81,8 +83,13 @@ class Dish:
 
     @property
     def main_ingredient(self) -> str:
-        """The heaviest ingredient: two dishes of a menu should not share it."""
+        """The heaviest ingredient."""
         return max(self.ingredients_g.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+    def mains(self, catalog: Catalog) -> frozenset[str]:
+        """The ingredients that make the dish (≥ 20 g a serving, not a seasoning): no two dishes share one."""
+        return frozenset(n for n, g in self.ingredients_g.items()
+                         if g >= 20 and not catalog.ingredients[n].tags & _SEASONING) | {self.main_ingredient}
 
 
 class Catalog:
@@ -137,6 +144,7 @@ def parse_catalog(raw: Mapping[str, Any]) -> Catalog:
             name=name, aliases=tuple(item.get("aliases", ())), price_per_500g=float(item["price_per_500g"]),
             per_100g=_nutrition(item["nutrition_per_100g"]), tags=frozenset(item.get("tags", ())),
             piece_g=item.get("piece_g"), pack_g=item.get("pack_g"),
+            premium=(item["premium"]["name"], float(item["premium"]["price_per_500g"])) if "premium" in item else None,
         )
         for name, item in raw["ingredients"].items()
     }

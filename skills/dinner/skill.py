@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
+from skills.dinner._dietary import extract_dietary
 from skills.dinner._format import format_plan, plan_dto
 from skills.dinner._triggers import TRIGGERS
 from skills.dinner.exclusions import NOTHING_WORDS
@@ -57,10 +58,14 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     dto = plan_dto(result)
     facts: dict[str, Any] = {"people": people, "budget": budget}
     if dietary:
-        facts["dislikes"] = list(result.exclusions.labels)
+        veg = result.exclusions.veg_guests
+        facts["dislikes"] = [*result.exclusions.labels, *([f"{veg}人吃素" if veg > 1 else "有人吃素"] if veg else [])]
     if goal:
         facts["goal"] = goal
-    return SkillResult(format_plan(result), data=dto, dto=dto, facts=facts, ok=bool(result.menu))
+    reply = format_plan(result)
+    if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
+        reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
+    return SkillResult(reply, data=dto, dto=dto, facts=facts, ok=bool(result.menu))
 
 
 SPEC = SkillSpec(
@@ -73,8 +78,8 @@ SPEC = SkillSpec(
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000),
-                SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜，没有就说“没有”）",
-                         required=False, ask_once=True),
+                SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）",
+                         required=False, ask_once=True, extract=extract_dietary),
             ),
             description="安排一顿晚饭：菜单、购物清单、总价和营养",
         ),

@@ -23,7 +23,7 @@ def test_dinner_plan_reply_dto_and_facts(services: Services, make_view: View) ->
                   {"people": 3, "budget": 80.0, "dietary": ["不吃辣", "香菜"]}, services)
     assert result.ok and "【菜单】" in result.reply and "¥" in result.reply
     assert result.dto["within_budget"] is True and result.dto["total"] <= 80
-    assert result.facts == {"people": 3, "budget": 80.0, "dislikes": ["辣", "香菜"]}
+    assert result.facts == {"people": 3, "budget": 80.0, "dislikes": ["不吃辣", "香菜"]}
     assert "香菜" not in str(result.dto["shopping_list"])
 
 

@@ -1,0 +1,131 @@
+"""Moving a menu's cost: cheaper swaps until it fits a budget, upgrades while an ample budget allows.
+
+Every change keeps the menu's rules: no main ingredient twice, a vegetarian dish is only replaced by
+another vegetarian dish, different protein sources while they can be had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from skills.dinner._menu import Option, protein_group
+
+if TYPE_CHECKING:
+    from skills.dinner.planner import Builder
+
+__all__ = ["fit", "upgrade"]
+
+Chosen = dict[str, list[Option]]
+MAX_EXTRA_DISHES = 2
+_SWAPS_PER_DISH = 6
+
+
+
+def _others_mains(chosen: Chosen, skip: Option | None) -> set[str]:
+    return {m for opts in chosen.values() for o in opts if o is not skip for m in o.mains}
+
+
+def _can_replace(current: Option, cand: Option, chosen: Chosen, category: str, keep_veg: bool) -> bool:
+    if cand in chosen.get(category, []) or cand.mains & _others_mains(chosen, current):
+        return False
+    return cand.vegetarian or not current.vegetarian or not keep_veg
+
+
+def _swapped(chosen: Chosen, category: str, i: int, cand: Option) -> Chosen:
+    trial = {c: list(os_) for c, os_ in chosen.items()}
+    trial[category][i] = cand
+    return trial
+
+
+def fit(builder: Builder, chosen: Chosen, options: Mapping[str, list[Option]], *, keep_veg: bool = False,
+        budget: float | None = None) -> float:
+    """Swap dishes for cheaper ones (biggest saving first) until the menu costs at most the budget."""
+    limit = budget if budget is not None else builder.req.budget
+    cost = builder.cost(chosen)
+    while cost > limit:
+        best: tuple[float, str, int, Option] | None = None
+        for category, opts in chosen.items():
+            for i, current in enumerate(opts):
+                for cand in options.get(category, []):
+                    if cand.unit_cost >= current.unit_cost or not _can_replace(current, cand, chosen, category, keep_veg):
+                        continue
+                    trial_cost = builder.cost(_swapped(chosen, category, i, cand))
+                    if trial_cost < cost - 1e-9 and (best is None or trial_cost < best[0]):
+                        best = (trial_cost, category, i, cand)
+        if best is None:
+            break
+        cost, category, i, cand = best
+        chosen[category][i] = cand
+    return cost
+
+
+Step = tuple[float, str, Chosen, frozenset[str]]  # cost after the step, how to say it, the menu, premium grades
+
+
+def _steps(builder: Builder, chosen: Chosen, options: Mapping[str, list[Option]],
+           premium: frozenset[str], base_dishes: int, keep_veg: bool) -> list[Step]:
+    steps: list[Step] = []
+    groups = {protein_group(o.dish) for o in chosen.get("protein", [])}
+    for i, current in enumerate(chosen.get("protein", [])):
+        if any(builder.req.pantry_g.get(n, 0.0) > 0 for n in current.mains):
+            continue  # it uses what is at home: keep it
+        tried = 0
+        for cand in options.get("protein", []):
+            if tried >= _SWAPS_PER_DISH:
+                break
+            if cand.unit_cost <= current.unit_cost * 1.2 or not _can_replace(current, cand, chosen, "protein", keep_veg):
+                continue
+            if protein_group(cand.dish) in groups - {protein_group(current.dish)}:
+                continue
+            tried += 1
+            trial = _swapped(chosen, "protein", i, cand)
+            steps.append((builder.cost(trial, premium), f"{current.dish.name}换成{cand.dish.name}",
+                          trial, premium))
+    dishes = len(chosen.get("protein", [])) + len(chosen.get("vegetable", []))
+    if dishes < base_dishes + (1 if base_dishes <= 2 else MAX_EXTRA_DISHES):
+        for category in ("protein", "vegetable"):
+            used = _others_mains(chosen, None)
+            extra = next((o for o in options.get(category, []) if o not in chosen.get(category, [])
+                          and not o.mains & used and protein_group(o.dish) not in groups), None)
+            if extra is not None:
+                trial = {c: list(os_) for c, os_ in chosen.items()}
+                trial.setdefault(category, []).append(extra)
+                steps.append((builder.cost(trial, premium), f"多加一道{extra.dish.name}",
+                              trial, premium))
+    if "soup" not in chosen:
+        used = _others_mains(chosen, None)
+        soup = next((o for o in options.get("soup", []) if not o.mains & used), None)
+        if soup is not None:
+            trial = {**{c: list(os_) for c, os_ in chosen.items()}, "soup": [soup]}
+            steps.append((builder.cost(trial, premium), f"加一个{soup.dish.name}", trial, premium))
+    ingredients = builder.catalog.ingredients
+    names = sorted({n for opts in chosen.values() for o in opts for n in o.ingredients})
+    for name in names:
+        ing = ingredients.get(name)
+        if ing is None or ing.premium is None or name in premium:
+            continue
+        better = premium | {name}
+        steps.append((builder.cost(chosen, better), f"{name}换成{ing.premium[0]}", chosen, better))
+    return steps
+
+
+def upgrade(builder: Builder, chosen: Chosen, options: Mapping[str, list[Option]], aim: float,
+            budget: float, *, keep_veg: bool = False) -> tuple[Chosen, frozenset[str], tuple[str, ...]]:
+    """Spend towards ``aim`` (never over ``budget``): the step that lands closest below it, one at a time."""
+    premium: frozenset[str] = frozenset()
+    done: list[str] = []
+    cost = builder.cost(chosen)
+    base_dishes = len(chosen.get("protein", [])) + len(chosen.get("vegetable", []))
+    while cost < aim - 1e-9:
+        steps = [s for s in _steps(builder, chosen, options, premium, base_dishes, keep_veg)
+                 if cost + 0.01 < s[0] <= budget + 1e-9]
+        if not steps:
+            break
+        below = [s for s in steps if s[0] <= aim]
+        step = max(below, key=lambda s: (s[0], s[1])) if below else min(steps, key=lambda s: (s[0], s[1]))
+        cost, _, chosen, premium = step
+        done.append(step[1])
+        if not below:
+            break
+    return chosen, premium, tuple(d for d in done if d not in done[: done.index(d)])
