@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from runtime import texts
-from runtime._dialogue import CONFIRM_TTL
+from runtime._dialogue import CONFIRM_TTL, Dialogue
 from runtime._slots import extract_all, with_defaults
 from runtime._smalltalk import cannot_help, small_talk
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption, SkillSession
+from runtime.skill import SkillRegistry
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
-if TYPE_CHECKING:
-    from runtime.engine import Engine
+
+class Engine(Protocol):
+    """What carrying out a decision needs of the engine (not the engine module itself: no import circle)."""
+
+    dialogue: Dialogue
+    registry: SkillRegistry
+    read_only: frozenset[str]
+    writes: frozenset[str]
 
 
 def apply_match(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:

@@ -211,6 +211,8 @@ class SkillRegistry:
 # its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
 from runtime.keys import skill_cache  # noqa: E402
 from runtime.parsers._time_merge import corrected_time  # noqa: E402
+from runtime.parsers.recurrence import next_occurrence  # noqa: E402
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, time_spans  # noqa: E402
 
-__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "format_when", "skill_cache", "time_spans"]
+__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "format_when", "next_occurrence", "skill_cache",
+            "time_spans"]
