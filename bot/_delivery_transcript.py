@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.delivery import DeliveryService, Outcome
+from bot.delivery import DeliveryService, Fence, Outcome
 from bot.delivery._store import UserSnapshot
 from bot.delivery.service import Started
 
@@ -21,10 +21,11 @@ class TranscribedDelivery(DeliveryService):
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
                 snapshot: UserSnapshot | None = None, started: Started | None = None,
-                record_on: Any = None) -> list[Outcome]:
+                fence: Fence | None = None, record_on: Any = None) -> list[Outcome]:
         """Deliver, then record each outcome. ``record_on``: a pipeline the caller executes with its
         next round trip — the records are queued on it instead of costing one of their own."""
-        outcomes = super().deliver(user, message_key, texts, passive=passive, snapshot=snapshot, started=started)
+        outcomes = super().deliver(user, message_key, texts, passive=passive, snapshot=snapshot, started=started,
+                                   fence=fence)
         if self.transcript is not None:
             push = message_key.startswith(PUSH_PREFIXES)
             for outcome in outcomes:

@@ -75,8 +75,9 @@ class Lookahead:
                 steps.append((up, read, read.queue(pipe)))
         return steps
 
-    def land(self, steps: list[Step], replies: list[Any]) -> None:
-        """Take the replies of the boarded steps (in order); a failed step is simply done again later."""
+    def land(self, steps: list[Step], replies: list[Any], since: float) -> None:
+        """Take the replies of the boarded steps (in order; their round trip was sent at ``since``); a
+        failed step is simply done again later. A lease taken ahead is kept alive from now on."""
         at = 0
         for up, read, count in steps:
             got, at = replies[at:at + count], at + count
@@ -85,6 +86,8 @@ class Lookahead:
                     up.read = read
             elif got and not isinstance(got[0], Exception):
                 up.claimed, up.head = True, text(got[0]) if got[0] is not None else None
+                if up.head is not None:
+                    self._rt.leases.hold(up.user, up.token, since)
             else:  # e.g. NOSCRIPT: nothing ran; it is claimed the usual way
                 self._release(up)
 
@@ -102,6 +105,7 @@ class Lookahead:
         self._next.clear()
 
     def _release(self, up: Upcoming) -> None:
+        self._rt.leases.drop(up.user, up.token)
         with contextlib.suppress(Exception):
             self._rt.mailbox.release(up.user, up.token)
         up.claimed, up.head, up.read = False, None, None

@@ -15,6 +15,7 @@ from bot._delivery_transcript import TranscribedDelivery
 from bot._webhook_redis import text
 from bot._worker_inbound import Triage, triage
 from bot._worker_texts import TURN_FAILED
+from bot.delivery import Fence
 from bot.delivery.service import Started
 from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
@@ -67,8 +68,11 @@ class EntryRead:
         self.replies = pipe.execute()
 
 
-def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: EntryRead | None = None) -> list[str]:
+def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: EntryRead | None = None,
+                  fence: Fence | None = None) -> list[str]:
     """Handle one mailbox entry (idempotent by message key) and deliver its replies.
+
+    ``fence``: the user's lease the entry is handled under (nothing is sent once it is lost).
 
     ``record_on``: a pipeline the caller executes next; the delivery's transcript records are queued
     on it (when the delivery service keeps a transcript) instead of costing a round trip here.
@@ -91,9 +95,9 @@ def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: E
         started = _commit(rt, msg, done_key, replies, record)
     if replies:
         if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
-            rt.delivery.deliver(msg.user, key, replies, started=started, record_on=record_on)
+            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence, record_on=record_on)
         else:
-            rt.delivery.deliver(msg.user, key, replies, started=started)
+            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence)
     else:
         rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
     return replies

@@ -56,7 +56,7 @@ def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:
     return service
 
 
-def runtime(settings: Any, redis: RedisClient, *, engine_ref: str, lease_ttl_ms: int = 60_000) -> EdgeRuntime:
+def runtime(settings: Any, redis: RedisClient, *, engine_ref: str, lease_ttl_ms: int = 3_000) -> EdgeRuntime:
     """The worker's runtime: the engine (every turn recorded in the transcript), delivery and queue."""
     engine = TranscribedEngine(load_engine(engine_ref, settings, redis), Transcript.from_settings(redis, settings))
     return EdgeRuntime(redis=redis, engine=engine, delivery=delivery(settings, redis), queue=make_queue(redis),

@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple, Protocol
 
+from redis.exceptions import NoScriptError
 from rq import Queue
 
 from bot import _webhook_keys as keys
-from bot._webhook_redis import Call, RedisClient, run_script, text
+from bot._webhook_redis import Call, RedisClient, run_script, script_sha, text
 from bot._worker_drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.delivery.handoff import HANDOFF_TTL_S, Opened
 
@@ -44,6 +45,10 @@ return 0
 """
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+_RENEW_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 # One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes, the
@@ -209,6 +214,25 @@ class Mailbox:
 
     def release(self, user: str, token: str) -> None:
         run_script(self.redis, _RELEASE_LEASE, [keys.lease(user)], [token])
+
+    def renew(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
+        """Renew each ``(user, token)`` lease still held by that token, in one round trip; False
+        where it is gone or held by another token."""
+        if not leases:
+            return []
+        for _ in range(2):  # NOSCRIPT (e.g. Redis restarted): load it, try once more
+            pipe = self.redis.pipeline(transaction=False)
+            for user, token in leases:
+                pipe.evalsha(script_sha(_RENEW_LEASE), 1, keys.lease(user), token, ttl_ms)
+            replies = pipe.execute(raise_on_error=False)
+            if not any(isinstance(r, NoScriptError) for r in replies):
+                break
+            client: Any = self.redis
+            client.script_load(_RENEW_LEASE)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return [bool(int(r)) for r in replies]
 
     def stalled(self, older_than: float, limit: int = 200) -> list[str]:
         """Users with a possibly non-empty mailbox last touched before ``older_than`` and no lease."""

@@ -28,9 +28,10 @@ from rq import Queue, SimpleWorker
 from bot._webhook_redis import RedisClient
 from bot._worker_ahead import Lookahead, lease_token
 from bot._worker_drain import DrainSchedule
+from bot._worker_lease import LeaseKeeper
 from bot._worker_piggyback import Piggyback
 from bot._worker_turn import EntryRead, process_entry
-from bot.delivery import DeliveryService
+from bot.delivery import DeliveryService, LeaseLost
 from bot.queue import Mailbox, enqueue_drainer
 from runtime.turn import Inbound, TurnResult
 
@@ -53,16 +54,19 @@ class EdgeRuntime:
     engine: TurnEngine
     delivery: DeliveryService
     queue: Queue
-    lease_ttl_ms: int = 60_000
+    lease_ttl_ms: int = 3_000  # renewed every third of it while the user is drained (a dead worker's
+    # users are picked up within seconds)
     typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
     drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
     drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
     lanes: int = 1  # users of one batch drained side by side on this many threads
     mailbox: Mailbox = field(init=False)
+    leases: LeaseKeeper = field(init=False)
     _lane_pool: ThreadPoolExecutor | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.mailbox = Mailbox(self.redis)
+        self.leases = LeaseKeeper(self.redis, self.lease_ttl_ms)
 
     def lane_pool(self) -> ThreadPoolExecutor:
         if self._lane_pool is None:
@@ -105,7 +109,10 @@ def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> i
             pipe = rt.redis.pipeline(transaction=False)
             steps = ahead.board(pipe) if ahead is not None else []
             carrier: Any = Piggyback(rt.redis, pipe, own=len(pipe))
+            since = time.monotonic()
             head = _carried(ahead, steps, carrier, Mailbox(carrier).claim, user, token, rt.lease_ttl_ms)
+            if head is not None:
+                rt.leases.hold(user, token, since)
         up = None
         if head is None:
             return handled
@@ -115,6 +122,8 @@ def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> i
             with contextlib.suppress(Exception):
                 rt.mailbox.release(user, token)
             raise
+        finally:
+            rt.leases.drop(user, token)
         handled += count
         if finished:
             return handled
@@ -125,12 +134,13 @@ def _carried(ahead: Lookahead | None, steps: list[Any], carrier: Any, call: Call
     or abandon them when the round trip fails (its claims may or may not have run)."""
     if ahead is None:
         return call(*args)
+    since = time.monotonic()
     try:
         out = call(*args)
     except BaseException:
         ahead.abandon(steps)
         raise
-    ahead.land(steps, carrier.replies)
+    ahead.land(steps, carrier.replies, since)
     return out
 
 
@@ -139,19 +149,26 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
     """Drain from ``entry`` (the head, lease held; ``read``: its first reads, if done ahead);
     ``(handled, finished)`` — finished: lease released."""
     handled = 0
+    fence = rt.leases.fence(user, token)
     while True:
         records = rt.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
         steps = ahead.board(records) if ahead is not None else []  # first, so their replies come first
         own = len(records)
         try:
-            process_entry(rt, entry, record_on=records, read=read)
+            process_entry(rt, entry, record_on=records, read=read, fence=fence)
         except RedisError:
             raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
+        except LeaseLost:  # another drainer has the user now and re-runs this message
+            log.warning("lease for %s lost mid-turn; stopping", user)
+            if ahead is not None:
+                ahead.abandon(steps)
+            return handled, False
         except Exception:  # a poison message must not block the user's mailbox forever
             log.exception("message of %s could not be handled; removed from the mailbox", user)
             rt.delivery.store.record(user, "poison", "drop", "failed")
         read = None
         carrier: Any = Piggyback(rt.redis, records, own=own)
+        since = time.monotonic()
         status, nxt = _carried(ahead, steps, carrier, Mailbox(carrier).pop_next, user, entry, token,
                                rt.lease_ttl_ms)
         if status < 0:
@@ -164,6 +181,7 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
         handled += 1
         if nxt is None:
             return handled, True
+        rt.leases.hold(user, token, since)  # renewed by the pop
         entry = nxt
 
 

@@ -13,7 +13,9 @@ from bot.queue import QUEUE_NAME, RQDispatcher
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help="engine factory module:callable(settings, redis)")
     parser.add_argument("--queue", default=QUEUE_NAME)
-    parser.add_argument("--lease-ttl", type=float, default=60.0, help="per-user lease seconds")
+    parser.add_argument("--lease-ttl", type=float, default=3.0,
+                        help="per-user lease seconds, renewed while the user is drained (a dead worker's users "
+                             "are picked up after about this long; default 3)")
     parser.add_argument("--typing-after", type=float, default=3.0,
                         help="seconds before showing 'typing…' during a slow turn (0: never)")
     parser.add_argument("--lanes", type=int, default=2,

@@ -11,6 +11,7 @@ from redis.exceptions import NoScriptError
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script
+from bot.delivery._fence import Fence
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
 
 OUTCOMES_MAXLEN = 500
@@ -52,6 +53,18 @@ return {'read', state, redis.call('LRANGE', KEYS[4], 0, -1), redis.call('HGETALL
         redis.call('HGETALL', KEYS[6])}
 """
 _OFFER_OR_READ_SHA = hashlib.sha1(_OFFER_OR_READ.encode()).hexdigest()
+
+# Claim a piece before its API call; fenced: nothing happens unless the lease is held by the token
+# ('' = no lease to check). KEYS: part_sent, lease; ARGV: piece, sent ttl, token.
+_CLAIM = """
+if ARGV[3] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[3] then return 'lost' end
+local state = redis.call('HGET', KEYS[1], ARGV[1])
+if state == '1' then return 'done' end
+redis.call('HSET', KEYS[1], ARGV[1], 'sending')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if state then return 'uncertain' end
+return 'first'
+"""
 
 
 @dataclass(frozen=True)
@@ -171,21 +184,16 @@ class DeliveryStore:
         """True the first time a piece of a message's reply is handled (exactly-once)."""
         return self.claim(user, message_key, piece_id) == "first"
 
-    def claim(self, user: str, message_key: str, piece_id: str) -> str:
-        """Claim a piece before sending it: ``first``, ``done`` (sent before) or ``uncertain``.
+    def claim(self, user: str, message_key: str, piece_id: str, fence: Fence | None = None) -> str:
+        """Claim a piece before sending it: ``first``, ``done`` (sent before), ``uncertain`` or
+        ``lost`` (``fence`` given and its lease is no longer held by its token: nothing changed).
 
         ``uncertain``: an earlier attempt claimed it and died before :meth:`settle` — it may or may
         not have reached WeChat. The caller sends it again (a message is never silently lost).
         """
-        key = keys.part_sent(user, message_key)
-        pipe = self._redis.pipeline()
-        pipe.hsetnx(key, piece_id, "sending")
-        pipe.hget(key, piece_id)
-        pipe.expire(key, SENT_TTL_S)
-        first, state, _ = pipe.execute()
-        if first:
-            return "first"
-        return "uncertain" if _b(state or b"") == "sending" else "done"
+        lease, token = (fence.key, fence.token) if fence is not None else (keys.lease(user), "")
+        return _b(run_script(self._redis, _CLAIM, [keys.part_sent(user, message_key), lease],
+                             [piece_id, SENT_TTL_S, token]))
 
     def settle(self, user: str, message_key: str, piece_id: str) -> None:
         """The piece reached its channel (or was parked/recorded): a re-run skips it."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot._webhook_redis import RedisClient
+from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._store import DeliveryStore, UserSnapshot, parse_snapshot
 from bot.delivery.handoff import Handoff
 from bot.delivery.policy import Channel, DeliveryFacts, DeliveryPlan, Step, after_api_block, decide
@@ -70,12 +71,15 @@ class DeliveryService:
         return PendingStart(self.store, index, None)
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
-                snapshot: UserSnapshot | None = None, started: Started | None = None) -> list[Outcome]:
+                snapshot: UserSnapshot | None = None, started: Started | None = None,
+                fence: Fence | None = None) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 
         ``passive`` defaults to "a webhook is still waiting for this message". ``snapshot``: the
         user's facts, when the caller read them itself (in a pipeline of its own) just before;
         ``started``: what :meth:`queue_start` found (a passive piece settled, or the snapshot).
+        ``fence``: the user's lease the delivery runs under: once it is lost nothing more is sent
+        (:class:`LeaseLost` is raised; the new holder re-runs the message).
         """
         if started is not None and started.outcome is not None:
             return [started.outcome]
@@ -94,9 +98,10 @@ class DeliveryService:
         plan = decide(facts)
         if plan.consumed_parked:
             self.store.drop_parked(user, len(parked))
-        return self._run(user, message_key, plan, facts)
+        return self._run(user, message_key, plan, facts, fence)
 
-    def _run(self, user: str, message_key: str, plan: DeliveryPlan, facts: DeliveryFacts) -> list[Outcome]:
+    def _run(self, user: str, message_key: str, plan: DeliveryPlan, facts: DeliveryFacts,
+             fence: Fence | None = None) -> list[Outcome]:
         outcomes: list[Outcome] = []
         steps = list(plan.steps)
         for i, step in enumerate(steps):
@@ -108,8 +113,12 @@ class DeliveryService:
                     continue
                 rest = [s.text for s in steps[i:]]
                 replanned = decide(replace(facts, texts=tuple(rest), parked=(), passive=False))
-                return outcomes + self._run(user, message_key, replanned, replace(facts, passive=False))
-            claim = self.store.claim(user, message_key, piece)
+                return outcomes + self._run(user, message_key, replanned, replace(facts, passive=False), fence)
+            if fence is not None:
+                fence.ensure()  # before the claim: a piece is never left "sending" by a turn that stopped
+            claim = self.store.claim(user, message_key, piece, fence)
+            if claim == "lost":
+                raise LeaseLost(user)
             if claim == "done":
                 outcomes.append(Outcome(step.channel, "duplicate", step.text))
                 continue
@@ -124,7 +133,7 @@ class DeliveryService:
                 replanned = after_api_block(facts, [s.text for s in steps[i:]])
                 outcomes.append(exc.outcome)
                 return outcomes + self._run(user, message_key, replanned,
-                                            replace(facts, passive=False, api_blocked=True))
+                                            replace(facts, passive=False, api_blocked=True), fence)
             except UserRefused as exc:
                 self.store.settle(user, message_key, piece)
                 self.store.set_flag(user, "refused")

@@ -1,12 +1,20 @@
-"""The shared access_token: one token in Redis for every process, one refresher under a lock."""
+"""The shared access_token: one token in Redis for every process, one refresher under a fenced lock.
+
+The refresh lock has a short expiry that its holder renews while it fetches: a holder that died, or
+a lock left over in Redis's append-only file by a crash, stands in the way for a few seconds at
+most. The holder stores the token only while the lock is still its own (a fenced write), and
+everybody else waits a bounded time, reading the token as soon as it is there; past the bound the
+call fails as :class:`~bot.wechat.errors.WeChatUnavailable` (nothing was sent: the turn degrades).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
-
-from redis.exceptions import LockError
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script
@@ -20,6 +28,23 @@ MIN_TTL_S = 60
 _INVALIDATE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('SET', KEYS[2], ARGV[1], 'EX', 600)
+return 1
+"""
+# KEYS: lock; ARGV: holder, ttl ms
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# The fenced write: store the fetched token only while the lock is the writer's.
+# KEYS: lock, token, stale; ARGV: holder, token, ttl s
+_STORE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('DEL', KEYS[3])
 return 1
 """
 
@@ -37,8 +62,8 @@ class TokenSource(Protocol):
 class AccessTokenService:
     """One access_token in Redis shared by all processes.
 
-    ``get`` reads the cached token; on a miss exactly one process (holding a Redis lock) calls
-    ``fetch``; the others wait on the lock and then read what it stored. The cached TTL is
+    ``get`` reads the cached token; on a miss exactly one process (holding the refresh lock) calls
+    ``fetch``; the others poll for the token (or the lock) for at most ``wait_s``. The cached TTL is
     ``expires_in - 300`` s so the token is replaced before WeChat expires it.
     """
 
@@ -48,16 +73,18 @@ class AccessTokenService:
         fetch: Callable[[bool], AccessToken],
         *,
         app_id: str,
-        lock_timeout_s: float = 15.0,
-        wait_s: float = 15.0,
+        lock_ttl_s: float = 3.0,
+        wait_s: float = 8.0,
+        poll_s: float = 0.05,
     ) -> None:
         self._redis = redis
         self._fetch = fetch
         self._key = keys.access_token(app_id)
         self._stale_key = keys.access_token_stale(app_id)
         self._lock_key = keys.access_token_lock(app_id)
-        self._lock_timeout = lock_timeout_s
+        self._lock_ttl_ms = int(lock_ttl_s * 1000)
         self._wait = wait_s
+        self._poll = poll_s
 
     def get(self) -> str:
         cached = self._redis.get(self._key)
@@ -70,12 +97,17 @@ class AccessTokenService:
             run_script(self._redis, _INVALIDATE, [self._key, self._stale_key], [stale])
 
     def _refresh(self) -> str:
-        lock = self._redis.lock(self._lock_key, timeout=self._lock_timeout, blocking_timeout=self._wait)
-        try:
-            if not lock.acquire():
+        holder = f"{os.getpid()}:{os.urandom(8).hex()}"
+        deadline = time.monotonic() + self._wait
+        while not self._redis.set(self._lock_key, holder, nx=True, px=self._lock_ttl_ms):
+            if time.monotonic() >= deadline:
                 raise WeChatUnavailable("access_token refresh lock not acquired")
-        except LockError as exc:
-            raise WeChatUnavailable("access_token refresh lock error") from exc
+            time.sleep(self._poll)
+            cached = self._redis.get(self._key)
+            if cached:  # the holder stored it
+                return _text(cached)
+        keeper = _LockKeeper(self._redis, self._lock_key, holder, self._lock_ttl_ms)
+        keeper.start()
         try:
             cached = self._redis.get(self._key)
             if cached:
@@ -83,14 +115,34 @@ class AccessTokenService:
             stale = self._redis.get(self._stale_key)
             token = self._fetch(bool(stale))
             ttl = max(MIN_TTL_S, token.expires_in - EXPIRY_MARGIN_S)
-            pipe = self._redis.pipeline()
-            pipe.set(self._key, token.token, ex=ttl)
-            pipe.delete(self._stale_key)
-            pipe.execute()
+            # a holder that lost the lock (it lapsed while we were cut off) does not overwrite whatever
+            # the next holder stored; the token it fetched is still good for its own call
+            run_script(self._redis, _STORE, [self._lock_key, self._key, self._stale_key], [holder, token.token, ttl])
             return token.token
         finally:
-            with contextlib.suppress(LockError):
-                lock.release()
+            keeper.stop()
+            with contextlib.suppress(Exception):
+                run_script(self._redis, _UNLOCK, [self._lock_key], [holder])
+
+
+class _LockKeeper(threading.Thread):
+    """Renews the refresh lock every third of its expiry while its holder fetches."""
+
+    def __init__(self, redis: RedisClient, key: str, holder: str, ttl_ms: int) -> None:
+        super().__init__(daemon=True, name="wxbot-token-lock")
+        self._redis, self._key, self._holder, self._ttl_ms = redis, key, holder, ttl_ms
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        while not self._done.wait(self._ttl_ms / 3000):
+            try:
+                if not int(run_script(self._redis, _RENEW, [self._key], [self._holder, self._ttl_ms])):
+                    return  # lost: the fenced write will refuse
+            except Exception:  # Redis away: the lock lapses on its own
+                return
+
+    def stop(self) -> None:
+        self._done.set()
 
 
 def _text(value: bytes | str) -> str:
