@@ -21,11 +21,11 @@ class TranscribedDelivery(DeliveryService):
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
                 snapshot: UserSnapshot | None = None, started: Started | None = None,
-                fence: Fence | None = None, record_on: Any = None) -> list[Outcome]:
+                fence: Fence | None = None, carry_parked: bool = True, record_on: Any = None) -> list[Outcome]:
         """Deliver, then record each outcome. ``record_on``: a pipeline the caller executes with its
         next round trip — the records are queued on it instead of costing one of their own."""
         outcomes = super().deliver(user, message_key, texts, passive=passive, snapshot=snapshot, started=started,
-                                   fence=fence)
+                                   fence=fence, carry_parked=carry_parked)
         if self.transcript is not None:
             push = message_key.startswith(PUSH_PREFIXES)
             for outcome in outcomes:

@@ -50,8 +50,8 @@ class DeliverySink:
         self._engine = engine
 
     def __call__(self, push: DuePush) -> str | None:
-        outcomes = self._delivery.deliver(push.user, push.key, [push.text], passive=False)
-        channel = str(outcomes[0].channel) if outcomes else "drop"
+        outcomes = self._delivery.deliver(push.user, push.key, [push.text], passive=False, carry_parked=False)
+        channel = str(outcomes[-1].channel) if outcomes else "drop"
         record_outcome(self._engine, push.key, channel)
         return channel
 
@@ -99,7 +99,7 @@ def deliver_push(user: str, text: str, key: str) -> str:
     """RQ job run by a worker: deliver a reminder push through the delivery policy, record the outcome."""
     from bot.worker import current
 
-    outcomes = current().delivery.deliver(user, key, [text], passive=False)
-    channel = str(outcomes[0].channel) if outcomes else "drop"
+    outcomes = current().delivery.deliver(user, key, [text], passive=False, carry_parked=False)
+    channel = str(outcomes[-1].channel) if outcomes else "drop"
     record_outcome(_sql_engine(), key, channel)
     return channel

@@ -244,8 +244,9 @@ def drain_ready(token: str) -> int:
 
 
 def deliver_released(user: str, message_key: str, reply: str) -> None:
-    """RQ job: a passive reply nobody took before the deadline goes out through the API."""
-    current().delivery.deliver(user, f"{message_key}:late", [reply], passive=False)
+    """RQ job: a passive reply nobody took before the deadline goes out through the API (outside the
+    user's lease, so it carries no parked text)."""
+    current().delivery.deliver(user, f"{message_key}:late", [reply], passive=False, carry_parked=False)
 
 
 class EdgeWorker(SimpleWorker):

@@ -1,70 +1,23 @@
-"""Redis I/O for delivery: quota window, user flags, parked texts, outcome records."""
+"""Redis I/O for delivery: quota window, user flags, parked texts, delivery records, outcomes."""
 
 from __future__ import annotations
 
-import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import NoScriptError
 
 from bot import _webhook_keys as keys
 from bot._webhook_redis import RedisClient, run_script
+from bot.delivery import _scripts as lua
 from bot.delivery._fence import Fence
+from bot.delivery._record import DONE, PLAN, DeliveryRecord, plan_json
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
 
 OUTCOMES_MAXLEN = 500
 SENT_TTL_S = 7 * 86400
-
-# The passive piece in one step: skip it if settled before, else hand it to the waiting webhook,
-# settle it and record the outcome — all or nothing, so no crash can leave it half-sent.
-# A waiting webhook is woken through the replies channel.
-# KEYS: part_sent, handoff, outcomes; ARGV: piece, text, sent ttl, msg key, bytes, at, maxlen,
-# channel, channel message.
-_OFFERED = """
-  redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
-  redis.call('HSET', KEYS[1], ARGV[1], '1')
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
-             'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
-  redis.call('PUBLISH', ARGV[8], ARGV[9])
-"""
-_OFFER_PASSIVE = """
-if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return 'done' end
-if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return 'lost' end
-""" + _OFFERED + """
-return 'sent'
-"""
-
-# The same step as the first thing a delivery would do when the plan is one passive piece: offered
-# only if a webhook waits and nothing is parked (then the plan is exactly that piece), else nothing
-# changes and the snapshot the delivery plans from is returned instead — one round trip either way,
-# and it can ride in the caller's pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota;
-# ARGV as _OFFER_PASSIVE. Replies: {'sent'}, {'done'} or {'read', state, parked, flags, quota}.
-_OFFER_OR_READ = """
-local state = redis.call('HGET', KEYS[2], 'state')
-if state == 'waiting' and redis.call('LLEN', KEYS[4]) == 0 then
-  if redis.call('HGET', KEYS[1], ARGV[1]) == '1' then return {'done'} end
-""" + _OFFERED + """
-  return {'sent'}
-end
-return {'read', state, redis.call('LRANGE', KEYS[4], 0, -1), redis.call('HGETALL', KEYS[5]),
-        redis.call('HGETALL', KEYS[6])}
-"""
-_OFFER_OR_READ_SHA = hashlib.sha1(_OFFER_OR_READ.encode()).hexdigest()
-
-# Claim a piece before its API call; fenced: nothing happens unless the lease is held by the token
-# ('' = no lease to check). KEYS: part_sent, lease; ARGV: piece, sent ttl, token.
-_CLAIM = """
-if ARGV[3] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[3] then return 'lost' end
-local state = redis.call('HGET', KEYS[1], ARGV[1])
-if state == '1' then return 'done' end
-redis.call('HSET', KEYS[1], ARGV[1], 'sending')
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-if state then return 'uncertain' end
-return 'first'
-"""
+_OFFER_OR_READ = lua.OFFER_OR_READ  # the name tests load it by
 
 
 @dataclass(frozen=True)
@@ -75,13 +28,24 @@ class UserSnapshot:
     parked: list[str]
     flags: dict[str, bool]
     quota: QuotaState
+    record: DeliveryRecord = field(default_factory=DeliveryRecord)
 
 
-def _f(raw: dict[Any, Any], name: str) -> str | None:
-    value = raw.get(name.encode()) if raw and isinstance(next(iter(raw)), bytes) else raw.get(name)
-    if value is None:
-        return None
-    return value.decode() if isinstance(value, bytes) else str(value)
+@dataclass(frozen=True)
+class Settlement:
+    """How a piece settles, written in one step with it: the outcome recorded, and optionally the
+    text parked, an allowance spent, a flag set, and (its delivery's last piece) the carried parked
+    texts removed."""
+
+    channel: str
+    status: str
+    code: int = 0
+    size: int = 0
+    park: str | None = None
+    spend: Allowance | None = None
+    flag: str | None = None
+    last: bool = False
+    carried: tuple[str, ...] = ()
 
 
 class DeliveryStore:
@@ -90,57 +54,143 @@ class DeliveryStore:
     def __init__(self, redis: RedisClient) -> None:
         self._redis = redis
 
+    # -- reads --------------------------------------------------------------------------------------
+
     def snapshot(self, user: str, message_key: str) -> UserSnapshot:
-        """Hand-off state of ``message_key``, parked texts, flags and quota: one pipeline."""
+        """Hand-off state, parked texts, flags, quota and the delivery's record: one round trip."""
         pipe = self._redis.pipeline(transaction=False)
         self.queue_snapshot(pipe, user, message_key)
         return parse_snapshot(pipe.execute())
 
     def queue_snapshot(self, pipe: Any, user: str, message_key: str) -> None:
-        """Queue :meth:`snapshot`'s reads on ``pipe``; :func:`parse_snapshot` reads their four replies."""
+        """Queue :meth:`snapshot`'s reads on ``pipe``; :func:`parse_snapshot` reads their five replies."""
         pipe.hget(keys.handoff(user, message_key), "state")
         pipe.lrange(keys.parked(user), 0, -1)
         pipe.hgetall(keys.user_flags(user))
         pipe.hgetall(keys.quota(user))
+        pipe.hgetall(keys.part_sent(user, message_key))
 
-    def offer_passive(self, user: str, message_key: str, piece_id: str, text: str) -> str:
-        """``done`` (settled before), ``sent`` (handed to the waiting webhook, settled, recorded) or
-        ``lost`` (nobody waits any more: nothing changed)."""
+    def quota(self, user: str) -> QuotaState:
+        return _quota(self._redis.hgetall(keys.quota(user)))
+
+    def flags(self, user: str) -> dict[str, bool]:
+        return _flags(self._redis.hgetall(keys.user_flags(user)))
+
+    def parked(self, user: str) -> list[str]:
+        return [_b(v) for v in self._redis.lrange(keys.parked(user), 0, -1)]
+
+    def record_of(self, user: str, message_key: str) -> DeliveryRecord:
+        return DeliveryRecord.from_fields(self._redis.hgetall(keys.part_sent(user, message_key)))
+
+    def outcomes(self, user: str) -> list[dict[str, str]]:
+        return [{_b(k): _b(v) for k, v in fields.items()} for _, fields in self._redis.xrange(keys.outcomes(user))]
+
+    def template_message_key(self, user: str, msgid: str) -> str:
+        value = self._redis.hget(keys.template_jobs(user), msgid)
+        return _b(value) if value else ""
+
+    # -- a delivery's steps -------------------------------------------------------------------------
+
+    def begin(self, user: str, message_key: str, pieces: list[str], carried: tuple[str, ...],
+              states: dict[str, str]) -> DeliveryRecord:
+        """Store the delivery's pieces (and the parked texts it carries) unless it started before;
+        the record to go on with either way."""
+        plan = run_script(self._redis, lua.BEGIN, [keys.part_sent(user, message_key)],
+                          [plan_json(pieces, carried), SENT_TTL_S])
+        return DeliveryRecord.from_plan(_b(plan), states)
+
+    def offer_passive(self, user: str, message_key: str, piece_id: str, text: str, *, last: bool = False,
+                      carried: tuple[str, ...] = ()) -> str:
+        """``done`` (settled before), ``sent`` (handed to the waiting webhook, settled, recorded; with
+        ``last`` the delivery is done and its ``carried`` parked texts are dropped) or ``lost``
+        (nobody waits any more: nothing changed)."""
         status = run_script(
-            self._redis, _OFFER_PASSIVE,
-            [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user)],
-            [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN,
-             keys.replies_channel(), f"{user}|{message_key}"],
+            self._redis, lua.OFFER_PASSIVE,
+            [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user),
+             keys.parked(user)],
+            [*self._offer_args(user, message_key, piece_id, text), "1" if last else "0", *carried],
         )
         return _b(status)
 
     def queue_offer_or_read(self, pipe: Any, user: str, message_key: str, piece_id: str, text: str) -> None:
-        """Queue on ``pipe`` :meth:`offer_passive` of ``text`` if a webhook waits and nothing is parked,
-        else the reads of :meth:`snapshot`; :meth:`offered_or_read` interprets the reply."""
+        """Queue on ``pipe`` the offer of ``text`` as the whole delivery if a webhook waits, nothing is
+        parked and the delivery has not started; else the reads of :meth:`snapshot`.
+        :meth:`offered_or_read` interprets the reply."""
         pipe.evalsha(
-            _OFFER_OR_READ_SHA, 6, keys.part_sent(user, message_key), keys.handoff(user, message_key),
+            lua.OFFER_OR_READ_SHA, 6, keys.part_sent(user, message_key), keys.handoff(user, message_key),
             keys.outcomes(user), keys.parked(user), keys.user_flags(user), keys.quota(user),
-            piece_id, text, SENT_TTL_S, message_key, len(text.encode()), f"{time.time():.3f}", OUTCOMES_MAXLEN,
-            keys.replies_channel(), f"{user}|{message_key}",
+            *self._offer_args(user, message_key, piece_id, text),
         )
 
     def offered_or_read(self, reply: Any) -> str | UserSnapshot | None:
-        """``sent`` or ``done`` (see :meth:`offer_passive`), the snapshot when it was not offered, or
-        None when the script was unknown to the server (nothing ran: read the snapshot anew)."""
+        """``sent``, the snapshot when it was not offered, or None when the script was unknown to the
+        server (nothing ran: read the snapshot anew)."""
         if isinstance(reply, NoScriptError):
             client: Any = self._redis
-            client.script_load(_OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
+            client.script_load(lua.OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
             return None
         if isinstance(reply, Exception):
             raise reply
         if _b(reply[0]) != "read":
             return _b(reply[0])
-        state, parked, flags, quota = reply[1:]
-        return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked],
-                            _flags(_pairs(flags)), _quota(_pairs(quota)))
+        state, parked, flags, quota, record = reply[1:]
+        return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked], _flags(_pairs(flags)),
+                            _quota(_pairs(quota)), DeliveryRecord.from_fields(_pairs(record)))
 
-    def quota(self, user: str) -> QuotaState:
-        return _quota(self._redis.hgetall(keys.quota(user)))
+    def claim(self, user: str, message_key: str, piece_id: str, fence: Fence | None = None,
+              channel: str = "") -> str:
+        """Claim a piece before its API call: ``first``, ``done`` (settled before), ``uncertain`` or
+        ``lost`` (``fence`` given and its lease is no longer held by its token: nothing changed).
+
+        ``uncertain``: an earlier attempt claimed it and died before settling it — it may or may not
+        have reached WeChat; recorded as ``resent_uncertain``, and the caller sends it again.
+        """
+        lease, token = (fence.key, fence.token) if fence is not None else (keys.lease(user), "")
+        return _b(run_script(self._redis, lua.CLAIM, [keys.part_sent(user, message_key), lease, keys.outcomes(user)],
+                             [piece_id, SENT_TTL_S, token, message_key, channel, _now(), OUTCOMES_MAXLEN]))
+
+    def settle(self, user: str, message_key: str, piece_id: str, how: Settlement | None = None) -> None:
+        """The piece is settled (sent, parked, dropped or refused), with what ``how`` says, in one step:
+        a re-run skips it."""
+        record = keys.part_sent(user, message_key)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hset(record, piece_id, "park" if how is not None and how.park is not None
+                  else how.channel if how is not None else "1")
+        pipe.expire(record, SENT_TTL_S)
+        if how is not None:
+            if how.last:
+                pipe.hset(record, PLAN, DONE)
+                for text in how.carried:
+                    pipe.lrem(keys.parked(user), 1, text)
+            if how.park is not None:
+                pipe.rpush(keys.parked(user), how.park)
+            if how.spend is not None:
+                pipe.hincrby(keys.quota(user), f"{how.spend.value}_used", 1)
+            if how.flag is not None:
+                pipe.hset(keys.user_flags(user), how.flag, "1")
+            self._queue_record(pipe, user, message_key, how.channel, how.status, how.code, how.size)
+        pipe.execute()
+
+    def blocked(self, user: str, message_key: str, piece_id: str, channel: str, code: int, size: int) -> None:
+        """WeChat said 45015/45047 to a piece's custom message: it is not claimed any more, both
+        allowances count as used up until the user writes again, and the refusal is recorded."""
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hdel(keys.part_sent(user, message_key), piece_id)
+        pipe.hset(keys.quota(user), mapping={"message_used": MESSAGE_QUOTA, "interaction_used": 99})
+        self._queue_record(pipe, user, message_key, channel, "blocked", code, size)
+        pipe.execute()
+
+    def uncertain(self, user: str, message_key: str, channel: str, code: int, size: int,
+                  spend: Allowance | None) -> None:
+        """A send whose outcome is unknown (it may have reached the user): recorded, and the allowance
+        counted as spent."""
+        pipe = self._redis.pipeline(transaction=True)
+        if spend is not None:
+            pipe.hincrby(keys.quota(user), f"{spend.value}_used", 1)
+        self._queue_record(pipe, user, message_key, channel, "uncertain", code, size)
+        pipe.execute()
+
+    # -- the user's facts ---------------------------------------------------------------------------
 
     def on_user_message(self, user: str, now: float, *, pipeline: Any = None) -> None:
         """The user wrote: a new 48-hour window with a fresh quota (queued on ``pipeline`` if given)."""
@@ -155,83 +205,54 @@ class DeliveryStore:
         target = pipeline if pipeline is not None else self._redis
         target.hset(keys.quota(user), mapping={"last_interaction_at": now, "interaction_used": 0})
 
-    def spend(self, user: str, allowance: Allowance) -> None:
-        self._redis.hincrby(keys.quota(user), f"{allowance.value}_used", 1)
-
-    def exhaust(self, user: str) -> None:
-        """WeChat said 45015/45047: treat both allowances as used up until the user writes again."""
-        self._redis.hset(keys.quota(user), mapping={"message_used": MESSAGE_QUOTA, "interaction_used": 99})
-
-    def flags(self, user: str) -> dict[str, bool]:
-        return _flags(self._redis.hgetall(keys.user_flags(user)))
-
     def set_flag(self, user: str, name: str, on: bool = True) -> None:
         if on:
             self._redis.hset(keys.user_flags(user), name, "1")
         else:
             self._redis.hdel(keys.user_flags(user), name)
 
-    def parked(self, user: str) -> list[str]:
-        return [_b(v) for v in self._redis.lrange(keys.parked(user), 0, -1)]
-
-    def drop_parked(self, user: str, count: int) -> None:
-        self._redis.ltrim(keys.parked(user), count, -1)
-
     def park(self, user: str, text: str) -> None:
         self._redis.rpush(keys.parked(user), text)
-
-    def mark(self, user: str, message_key: str, piece_id: str) -> bool:
-        """True the first time a piece of a message's reply is handled (exactly-once)."""
-        return self.claim(user, message_key, piece_id) == "first"
-
-    def claim(self, user: str, message_key: str, piece_id: str, fence: Fence | None = None) -> str:
-        """Claim a piece before sending it: ``first``, ``done`` (sent before), ``uncertain`` or
-        ``lost`` (``fence`` given and its lease is no longer held by its token: nothing changed).
-
-        ``uncertain``: an earlier attempt claimed it and died before :meth:`settle` — it may or may
-        not have reached WeChat. The caller sends it again (a message is never silently lost).
-        """
-        lease, token = (fence.key, fence.token) if fence is not None else (keys.lease(user), "")
-        return _b(run_script(self._redis, _CLAIM, [keys.part_sent(user, message_key), lease],
-                             [piece_id, SENT_TTL_S, token]))
-
-    def settle(self, user: str, message_key: str, piece_id: str) -> None:
-        """The piece reached its channel (or was parked/recorded): a re-run skips it."""
-        self._redis.hset(keys.part_sent(user, message_key), piece_id, "1")
-
-    def unmark(self, user: str, message_key: str, piece_id: str) -> None:
-        self._redis.hdel(keys.part_sent(user, message_key), piece_id)
 
     def remember_template(self, user: str, msgid: int, message_key: str) -> None:
         self._redis.hset(keys.template_jobs(user), str(msgid), message_key)
 
-    def template_message_key(self, user: str, msgid: str) -> str:
-        value = self._redis.hget(keys.template_jobs(user), msgid)
-        return _b(value) if value else ""
-
     def record(self, user: str, message_key: str, channel: str, status: str, code: int = 0,
                size: int = 0) -> None:
         """Append one outcome to the user's ``outcomes`` stream."""
-        self._redis.xadd(
-            keys.outcomes(user),
-            {"msg": message_key, "channel": channel, "status": status, "code": code, "bytes": size,
-             "at": f"{time.time():.3f}"},
-            maxlen=OUTCOMES_MAXLEN, approximate=True,
-        )
+        self._queue_record(self._redis, user, message_key, channel, status, code, size)
 
-    def outcomes(self, user: str) -> list[dict[str, str]]:
-        return [{_b(k): _b(v) for k, v in fields.items()} for _, fields in self._redis.xrange(keys.outcomes(user))]
+    def _queue_record(self, target: Any, user: str, message_key: str, channel: str, status: str, code: int,
+                      size: int) -> None:
+        target.xadd(keys.outcomes(user), {"msg": message_key, "channel": channel, "status": status, "code": code,
+                                          "bytes": size, "at": _now()},
+                    maxlen=OUTCOMES_MAXLEN, approximate=True)
+
+    def _offer_args(self, user: str, message_key: str, piece_id: str, text: str) -> list[Any]:
+        return [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), _now(), OUTCOMES_MAXLEN,
+                keys.replies_channel(), f"{user}|{message_key}"]
 
 
 def parse_snapshot(replies: list[Any]) -> UserSnapshot:
-    """The snapshot from the four replies :meth:`DeliveryStore.queue_snapshot` queued (an error reply
+    """The snapshot from the five replies :meth:`DeliveryStore.queue_snapshot` queued (an error reply
     is raised: a delivery never runs on a partial view)."""
     for reply in replies:
         if isinstance(reply, Exception):
             raise reply
-    state, parked, flags, quota = replies
+    state, parked, flags, quota, record = replies
     return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
-                        _flags(flags), _quota(quota))
+                        _flags(flags), _quota(quota), DeliveryRecord.from_fields(record))
+
+
+def _now() -> str:
+    return f"{time.time():.3f}"
+
+
+def _f(raw: dict[Any, Any], name: str) -> str | None:
+    value = raw.get(name.encode()) if raw and isinstance(next(iter(raw)), bytes) else raw.get(name)
+    if value is None:
+        return None
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _pairs(flat: list[Any]) -> dict[Any, Any]:

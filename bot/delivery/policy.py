@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.delivery._split import CUSTOM_LIMIT_BYTES, PASSIVE_LIMIT_BYTES, SEPARATOR, pack, split_text
+from bot.delivery._split import CUSTOM_LIMIT_BYTES, PASSIVE_LIMIT_BYTES, pack
 
 MESSAGE_WINDOW_S = 48 * 3600
 MESSAGE_QUOTA = 5
 INTERACTION_WINDOW_S = 60
 INTERACTION_QUOTA = 3
+UNCERTAIN_RESENDS = 1
 
 
 class Channel(StrEnum):
@@ -86,6 +87,15 @@ class DeliveryPlan:
         return [s.channel for s in self.steps]
 
 
+def pieces_for(carried: tuple[str, ...] | list[str], texts: tuple[str, ...] | list[str]) -> list[str]:
+    """The messages a delivery sends, in order: the parked texts it carries, then its own, packed.
+
+    The pieces are fixed once a delivery starts (it stores them); only their channels are chosen
+    as it goes, so a re-run sends exactly what the first attempt would have sent.
+    """
+    return pack([t for t in (*carried, *texts) if t.strip()], min(PASSIVE_LIMIT_BYTES, CUSTOM_LIMIT_BYTES))
+
+
 def decide(facts: DeliveryFacts) -> DeliveryPlan:
     """Choose a channel for every piece of text, in order.
 
@@ -94,21 +104,25 @@ def decide(facts: DeliveryFacts) -> DeliveryPlan:
     message when configured; otherwise park the text for the user's next reply. Users who
     unsubscribed or refused get nothing pushed.
     """
-    texts = [t for t in (*facts.parked, *facts.texts) if t.strip()]
-    if not texts:
-        return DeliveryPlan((), consumed_parked=bool(facts.parked))
+    plan = assign(facts, pieces_for(facts.parked, facts.texts))
+    return replace(plan, consumed_parked=bool(facts.parked))
+
+
+def assign(facts: DeliveryFacts, pieces: list[str]) -> DeliveryPlan:
+    """Channels for already packed ``pieces`` (``facts.texts`` and ``facts.parked`` are not read)."""
+    if not pieces:
+        return DeliveryPlan(())
     if not facts.passive and (facts.unsubscribed or facts.refused):
-        return DeliveryPlan(tuple(Step(Channel.DROP, t) for t in texts), consumed_parked=bool(facts.parked))
+        return DeliveryPlan(tuple(Step(Channel.DROP, t) for t in pieces))
     steps: list[Step] = []
-    rest = texts
+    rest = pieces
     if facts.passive:
-        pieces = split_text(SEPARATOR.join(texts), PASSIVE_LIMIT_BYTES)
         steps.append(Step(Channel.PASSIVE, pieces[0]))
         rest = pieces[1:]
     left = {} if facts.api_blocked else facts.quota.available(facts.now)
-    for piece in pack(rest, CUSTOM_LIMIT_BYTES):
+    for piece in rest:
         steps.append(_fallback_step(facts, piece, left))
-    return DeliveryPlan(tuple(steps), consumed_parked=bool(facts.parked))
+    return DeliveryPlan(tuple(steps))
 
 
 def _fallback_step(facts: DeliveryFacts, text: str, left: dict[Allowance, int]) -> Step:
@@ -124,5 +138,13 @@ def _fallback_step(facts: DeliveryFacts, text: str, left: dict[Allowance, int]) 
 
 
 def after_api_block(facts: DeliveryFacts, remaining: list[str]) -> DeliveryPlan:
-    """Re-plan ``remaining`` texts after WeChat refused a custom message (45015/45047)."""
-    return decide(replace(facts, texts=tuple(remaining), parked=(), passive=False, api_blocked=True))
+    """Re-plan the ``remaining`` pieces after WeChat refused a custom message (45015/45047)."""
+    return assign(replace(facts, passive=False, api_blocked=True), remaining)
+
+
+def uncertain_resends(attempts: int) -> bool:
+    """Whether a piece whose send had no known outcome (``attempts`` such sends so far) is sent again
+    at once. The policy: once. A reply or a reminder the user never gets is worse than one they see
+    twice, and every such double is recorded; a second unknown outcome parks the piece for the
+    user's next message instead of sending it a third time now."""
+    return attempts <= UNCERTAIN_RESENDS

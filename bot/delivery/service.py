@@ -1,8 +1,19 @@
-"""The delivery service: one place every outgoing message goes through (replies and pushes)."""
+"""The delivery service: one place every outgoing message goes through (replies and pushes).
+
+A delivery fixes its pieces when it starts (:mod:`bot.delivery._record`): the parked texts it
+carries and its own texts, packed. Each piece then settles in one atomic step — sent, parked,
+dropped or refused, and recorded — and the carried parked texts leave the parked list in the step
+that settles the delivery's last piece. A re-run of the same message (or push) key goes on with the
+stored pieces, so nothing is packed differently, sent twice unrecorded, or forgotten.
+
+A piece whose API call ended with no known outcome (:mod:`bot.delivery._uncertain`) is recorded
+``uncertain`` and sent again once at once (:func:`bot.delivery.policy.uncertain_resends`); a piece
+found claimed by an attempt that died inside the call is recorded ``resent_uncertain`` and sent
+again. A user can get a message twice only in those two cases, and each is recorded.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -11,9 +22,19 @@ from typing import Any
 
 from bot._webhook_redis import RedisClient
 from bot.delivery._fence import Fence, LeaseLost
-from bot.delivery._store import DeliveryStore, UserSnapshot, parse_snapshot
+from bot.delivery._record import DeliveryRecord, piece_ids, settled
+from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot, parse_snapshot
+from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff
-from bot.delivery.policy import Channel, DeliveryFacts, DeliveryPlan, Step, after_api_block, decide
+from bot.delivery.policy import (
+    Channel,
+    DeliveryFacts,
+    Step,
+    after_api_block,
+    assign,
+    pieces_for,
+    uncertain_resends,
+)
 from bot.wechat.api import WeChatAPI
 from bot.wechat.errors import OutsideWindow, QuotaExceeded, UserRefused, WeChatAPIError
 
@@ -22,10 +43,10 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Outcome:
-    """What happened to one piece of text."""
+    """What happened to one piece of text (one attempt, for ``uncertain``)."""
 
     channel: Channel
-    status: str  # sent | parked | dropped | refused | failed | duplicate
+    status: str  # sent | parked | dropped | refused | blocked | uncertain | resent_uncertain | duplicate
     text: str
     code: int = 0
 
@@ -38,6 +59,20 @@ class TemplateConfig:
     template_field: str = "content"
     subscribe_template_id: str | None = None
     subscribe_field: str = "thing1"
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One pending piece of a delivery: its id, its step, and whether it is the delivery's last."""
+
+    pid: str
+    step: Step
+    last: bool
+    carried: tuple[str, ...]  # the parked texts its delivery carries (dropped when the last settles)
+
+    def settles(self, channel: str, status: str, code: int = 0, **kw: Any) -> Settlement:
+        return Settlement(channel, status, code, len(self.step.text.encode()), last=self.last,
+                          carried=self.carried if self.last else (), **kw)
 
 
 class DeliveryService:
@@ -58,117 +93,133 @@ class DeliveryService:
 
     def queue_start(self, pipe: Any, user: str, message_key: str, texts: list[str]) -> PendingStart:
         """Queue the start of :meth:`deliver` on ``pipe`` (the caller's pipeline, executed next): the
-        snapshot reads; or, when ``texts`` would go out as one passive piece, the atomic offer of that
-        piece that reads the snapshot instead only when it cannot be offered. Pass
-        ``start.read(replies)`` (the replies from ``start.index`` on) to :meth:`deliver` as ``started``."""
+        snapshot reads; or, when ``texts`` make one piece, its atomic offer as the whole delivery,
+        which reads the snapshot instead when it cannot be offered. Pass ``start.read(replies)`` (the
+        replies from ``start.index`` on) to :meth:`deliver` as ``started``."""
         index = len(pipe)
-        plan = decide(DeliveryFacts(texts=tuple(texts), now=self._clock(), passive=True))
-        if len(plan.steps) == 1 and plan.steps[0].channel is Channel.PASSIVE:
-            text = plan.steps[0].text  # the plan whenever a webhook waits and nothing is parked
-            self.store.queue_offer_or_read(pipe, user, message_key, _piece_id(text), text)
-            return PendingStart(self.store, index, text)
+        pieces = pieces_for((), texts)
+        if len(pieces) == 1:  # passive, whenever a webhook waits and nothing is parked
+            self.store.queue_offer_or_read(pipe, user, message_key, piece_ids(pieces)[0], pieces[0])
+            return PendingStart(self.store, index, pieces[0])
         self.store.queue_snapshot(pipe, user, message_key)
         return PendingStart(self.store, index, None)
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
                 snapshot: UserSnapshot | None = None, started: Started | None = None,
-                fence: Fence | None = None) -> list[Outcome]:
+                fence: Fence | None = None, carry_parked: bool = True) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 
         ``passive`` defaults to "a webhook is still waiting for this message". ``snapshot``: the
         user's facts, when the caller read them itself (in a pipeline of its own) just before;
         ``started``: what :meth:`queue_start` found (a passive piece settled, or the snapshot).
         ``fence``: the user's lease the delivery runs under: once it is lost nothing more is sent
-        (:class:`LeaseLost` is raised; the new holder re-runs the message).
+        (:class:`LeaseLost` is raised; the new holder re-runs the message). ``carry_parked``: the
+        user's parked texts go first (one delivery at a time may carry them: the one under the
+        user's lease; pushes and late replies pass False).
         """
         if started is not None and started.outcome is not None:
             return [started.outcome]
         if started is not None and started.snapshot is not None:
             snapshot = started.snapshot
         snap = snapshot if snapshot is not None else self.store.snapshot(user, message_key)  # one round trip
-        if passive is None:
-            passive = snap.handoff_state == "waiting"
-        parked, flags = snap.parked, snap.flags
+        record = snap.record
+        if record.done:
+            return [Outcome(_channel(c), "duplicate", "") for c in record.settled_channels()]
+        if record.pieces is None:
+            carried = tuple(snap.parked) if carry_parked else ()
+            pieces = pieces_for(carried, texts)
+            if not pieces:
+                return []
+            record = self.store.begin(user, message_key, pieces, carried, dict(record.states))
+        flags = snap.flags
         facts = DeliveryFacts(
-            texts=tuple(texts), now=self._clock(), quota=snap.quota, parked=tuple(parked),
-            passive=passive, template_id=self._templates.template_id,
+            texts=(), now=self._clock(), quota=snap.quota, passive=snap.handoff_state == "waiting"
+            if passive is None else passive, template_id=self._templates.template_id,
             subscribe_template_id=self._templates.subscribe_template_id,
             unsubscribed=flags["unsubscribed"], refused=flags["refused"],
         )
-        plan = decide(facts)
-        if plan.consumed_parked:
-            self.store.drop_parked(user, len(parked))
-        return self._run(user, message_key, plan, facts, fence)
+        return self._run(user, message_key, record, facts, fence)
 
-    def _run(self, user: str, message_key: str, plan: DeliveryPlan, facts: DeliveryFacts,
-             fence: Fence | None = None) -> list[Outcome]:
-        outcomes: list[Outcome] = []
-        steps = list(plan.steps)
-        for i, step in enumerate(steps):
-            piece = _piece_id(step.text)
-            if step.channel is Channel.PASSIVE:  # offered, settled and recorded in one atomic step
-                status = self.store.offer_passive(user, message_key, piece, step.text)
-                if status != "lost":
-                    outcomes.append(Outcome(step.channel, "sent" if status == "sent" else "duplicate", step.text))
+    def _run(self, user: str, message_key: str, record: DeliveryRecord, facts: DeliveryFacts,
+             fence: Fence | None) -> list[Outcome]:
+        assert record.pieces is not None
+        outcomes = [Outcome(_channel(record.states.get(pid, "")), "duplicate", text)
+                    for pid, text in zip(piece_ids(record.pieces), record.pieces, strict=True)
+                    if settled(record.states.get(pid))]
+        pending = record.pending()
+        steps = list(assign(facts, [text for _, text in pending]).steps)
+        i = 0
+        while i < len(pending):
+            piece = _Piece(pending[i][0], steps[i], i == len(pending) - 1, record.carried)
+            channel = piece.step.channel
+            if channel is Channel.PASSIVE:  # offered, settled and recorded in one atomic step
+                status = self.store.offer_passive(user, message_key, piece.pid, piece.step.text, last=piece.last,
+                                                  carried=piece.carried if piece.last else ())
+                if status == "lost":  # nobody waits any more: the rest goes through the API
+                    facts = replace(facts, passive=False)
+                    steps[i:] = assign(facts, [text for _, text in pending[i:]]).steps
                     continue
-                rest = [s.text for s in steps[i:]]
-                replanned = decide(replace(facts, texts=tuple(rest), parked=(), passive=False))
-                return outcomes + self._run(user, message_key, replanned, replace(facts, passive=False), fence)
-            if fence is not None:
-                fence.ensure()  # before the claim: a piece is never left "sending" by a turn that stopped
-            claim = self.store.claim(user, message_key, piece, fence)
-            if claim == "lost":
-                raise LeaseLost(user)
-            if claim == "done":
-                outcomes.append(Outcome(step.channel, "duplicate", step.text))
-                continue
-            if claim == "uncertain":  # the last attempt died mid-send: resend, and say so
-                log.warning("resending a piece of %s whose first send had no known outcome", message_key)
-                self.store.record(user, message_key, step.channel, "resent_uncertain")
-            try:
-                outcomes.append(self._send(user, message_key, step))
-                self.store.settle(user, message_key, piece)
-            except _Replan as exc:
-                self.store.unmark(user, message_key, piece)
-                replanned = after_api_block(facts, [s.text for s in steps[i:]])
-                outcomes.append(exc.outcome)
-                return outcomes + self._run(user, message_key, replanned,
-                                            replace(facts, passive=False, api_blocked=True), fence)
-            except UserRefused as exc:
-                self.store.settle(user, message_key, piece)
-                self.store.set_flag(user, "refused")
-                self.store.record(user, message_key, step.channel, "refused", exc.code)
-                outcomes.append(Outcome(step.channel, "refused", step.text, exc.code))
-                for later in steps[i + 1 :]:
-                    self.store.record(user, message_key, Channel.DROP, "dropped")
-                    outcomes.append(Outcome(Channel.DROP, "dropped", later.text))
-                return outcomes
+                outcomes.append(Outcome(channel, "sent" if status == "sent" else "duplicate", piece.step.text))
+            elif channel in (Channel.PARK, Channel.DROP):
+                status = "parked" if channel is Channel.PARK else "dropped"
+                self.store.settle(user, message_key, piece.pid, piece.settles(
+                    channel, status, park=piece.step.text if channel is Channel.PARK else None))
+                outcomes.append(Outcome(channel, status, piece.step.text))
+            else:
+                done, ending = self._api_step(user, message_key, piece, fence)
+                outcomes += done
+                if ending == "blocked":  # 45015/45047: the same piece and the rest, without custom
+                    facts = replace(facts, passive=False, api_blocked=True)
+                    steps[i:] = after_api_block(facts, [text for _, text in pending[i:]]).steps
+                    continue
+                if ending == "refused":  # 43101: the user refused: nothing more goes out
+                    steps[i + 1:] = [Step(Channel.DROP, s.text) for s in steps[i + 1:]]
+            i += 1
         return outcomes
 
-    def _send(self, user: str, message_key: str, step: Step) -> Outcome:
-        size = len(step.text.encode())
-        if step.channel in (Channel.PARK, Channel.DROP):
-            if step.channel is Channel.PARK:
-                self.store.park(user, step.text)
-            status = "parked" if step.channel is Channel.PARK else "dropped"
-            self.store.record(user, message_key, step.channel, status, size=size)
-            return Outcome(step.channel, status, step.text)
-        try:
-            self._call(user, message_key, step)
-        except (OutsideWindow, QuotaExceeded) as exc:
-            if step.channel is not Channel.CUSTOM:
-                return self._park_failed(user, message_key, step, exc)
-            self.store.exhaust(user)
-            self.store.record(user, message_key, step.channel, "blocked", exc.code, size)
-            raise _Replan(Outcome(step.channel, "blocked", step.text, exc.code)) from exc
-        except UserRefused:
-            raise
-        except WeChatAPIError as exc:
-            return self._park_failed(user, message_key, step, exc)
-        if step.allowance is not None:
-            self.store.spend(user, step.allowance)
-        self.store.record(user, message_key, step.channel, "sent", size=size)
-        return Outcome(step.channel, "sent", step.text)
+    def _api_step(self, user: str, message_key: str, piece: _Piece, fence: Fence | None) -> tuple[list[Outcome], str]:
+        """Send one piece through the API; its outcomes and how it ended: ``settled``, ``blocked`` (not
+        settled: re-plan it) or ``refused``."""
+        step = piece.step
+        if fence is not None:
+            fence.ensure()  # before the claim: a stopped turn never leaves a piece claimed
+        claim = self.store.claim(user, message_key, piece.pid, fence, step.channel)
+        if claim == "lost":
+            raise LeaseLost(user)
+        if claim == "done":
+            return [Outcome(step.channel, "duplicate", step.text)], "settled"
+        out: list[Outcome] = []
+        if claim == "uncertain":  # the last attempt died inside the call (recorded by the claim)
+            log.warning("resending a piece of %s whose first send had no known outcome", message_key)
+            out.append(Outcome(step.channel, "resent_uncertain", step.text))
+        unknown = 0
+        while True:
+            try:
+                self._call(user, message_key, step)
+            except (OutsideWindow, QuotaExceeded) as exc:
+                if step.channel is Channel.CUSTOM:
+                    self.store.blocked(user, message_key, piece.pid, step.channel, exc.code, len(step.text.encode()))
+                    return out + [Outcome(step.channel, "blocked", step.text, exc.code)], "blocked"
+                return out + [self._park_failed(user, message_key, piece, exc)], "settled"
+            except UserRefused as exc:
+                self.store.settle(user, message_key, piece.pid, piece.settles(step.channel, "refused", exc.code,
+                                                                               flag="refused"))
+                return out + [Outcome(step.channel, "refused", step.text, exc.code)], "refused"
+            except WeChatAPIError as exc:
+                if not outcome_unknown(exc):
+                    return out + [self._park_failed(user, message_key, piece, exc)], "settled"
+                unknown += 1
+                log.warning("send via %s of %s had no known outcome (%s)", step.channel, message_key, exc.code)
+                self.store.uncertain(user, message_key, step.channel, exc.code, len(step.text.encode()),
+                                     step.allowance)
+                out.append(Outcome(step.channel, "uncertain", step.text, exc.code))
+                if not uncertain_resends(unknown):
+                    return out + [self._park_failed(user, message_key, piece, exc, recorded=True)], "settled"
+                if fence is not None:
+                    fence.ensure()
+                continue
+            self.store.settle(user, message_key, piece.pid, piece.settles(step.channel, "sent", spend=step.allowance))
+            return out + [Outcome(step.channel, "sent", step.text)], "settled"
 
     def _call(self, user: str, message_key: str, step: Step) -> None:
         t = self._templates
@@ -180,16 +231,21 @@ class DeliveryService:
         elif step.channel is Channel.SUBSCRIBE and t.subscribe_template_id:
             self._api.send_subscribe(user, t.subscribe_template_id, {t.subscribe_field: step.text})
 
-    def _park_failed(self, user: str, message_key: str, step: Step, exc: WeChatAPIError) -> Outcome:
+    def _park_failed(self, user: str, message_key: str, piece: _Piece, exc: WeChatAPIError, *,
+                     recorded: bool = False) -> Outcome:
         """WeChat is down or refused for another reason: keep the text for the next touch."""
-        log.warning("delivery via %s failed with %s; parked", step.channel, exc.code)
-        self.store.park(user, step.text)
-        self.store.record(user, message_key, step.channel, "failed", exc.code, len(step.text.encode()))
-        return Outcome(Channel.PARK, "parked", step.text, exc.code)
+        log.warning("delivery via %s failed with %s; parked", piece.step.channel, exc.code)
+        status = "parked" if recorded else "failed"  # an unknown outcome was recorded already
+        self.store.settle(user, message_key, piece.pid, piece.settles(piece.step.channel, status, exc.code,
+                                                                       park=piece.step.text))
+        return Outcome(Channel.PARK, "parked", piece.step.text, exc.code)
 
 
-def _piece_id(text: str) -> str:
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+def _channel(value: str) -> Channel:
+    try:
+        return Channel(value)
+    except ValueError:  # a record written before channels were kept
+        return Channel.PASSIVE
 
 
 @dataclass(frozen=True)
@@ -207,22 +263,13 @@ class PendingStart:
 
     store: DeliveryStore
     index: int
-    offered: str | None  # the passive piece it tries to settle, or None: snapshot reads only
+    offered: str | None  # the piece it tries to offer, or None: snapshot reads only
 
     def read(self, replies: list[Any]) -> Started:
         """Interpret the replies of the queued commands (an error reply is raised)."""
         if self.offered is None:
-            return Started(snapshot=parse_snapshot(replies[:4]))
+            return Started(snapshot=parse_snapshot(replies[:5]))
         found = self.store.offered_or_read(replies[0])
         if isinstance(found, str):
-            return Started(outcome=Outcome(Channel.PASSIVE, "sent" if found == "sent" else "duplicate",
-                                           self.offered))
+            return Started(outcome=Outcome(Channel.PASSIVE, "sent", self.offered))
         return Started(snapshot=found)
-
-
-class _Replan(Exception):
-    """WeChat refused a customer-service message (45015/45047): re-plan the rest without it."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__("replan")
-        self.outcome = outcome

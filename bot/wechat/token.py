@@ -49,6 +49,11 @@ return 1
 """
 
 
+class TokenUnavailable(WeChatUnavailable):
+    """No access_token could be had (the lock waited on too long, the token endpoint failed): the call
+    that needed it was never made."""
+
+
 class TokenSource(Protocol):
     """Where API adapters get the access_token from."""
 
@@ -101,7 +106,7 @@ class AccessTokenService:
         deadline = time.monotonic() + self._wait
         while not self._redis.set(self._lock_key, holder, nx=True, px=self._lock_ttl_ms):
             if time.monotonic() >= deadline:
-                raise WeChatUnavailable("access_token refresh lock not acquired")
+                raise TokenUnavailable("access_token refresh lock not acquired")
             time.sleep(self._poll)
             cached = self._redis.get(self._key)
             if cached:  # the holder stored it
@@ -113,7 +118,10 @@ class AccessTokenService:
             if cached:
                 return _text(cached)
             stale = self._redis.get(self._stale_key)
-            token = self._fetch(bool(stale))
+            try:
+                token = self._fetch(bool(stale))
+            except WeChatUnavailable as exc:
+                raise TokenUnavailable(f"access_token fetch failed: {exc.message}", status=exc.status) from exc
             ttl = max(MIN_TTL_S, token.expires_in - EXPIRY_MARGIN_S)
             # a holder that lost the lock (it lapsed while we were cut off) does not overwrite whatever
             # the next holder stored; the token it fetched is still good for its own call

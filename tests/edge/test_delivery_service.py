@@ -172,4 +172,4 @@ def test_a_start_that_cannot_offer_reads_the_snapshot_instead(wx: FakeWeChatServ
     # more than one passive piece: the plain snapshot reads
     svc.handoff.open("u1", "m3", deadline=NOW + 15)
     pipe = conn.pipeline(transaction=False)
-    assert svc.queue_start(pipe, "u1", "m3", ["长" * 1000]).offered is None and len(pipe) == 4
+    assert svc.queue_start(pipe, "u1", "m3", ["长" * 1000]).offered is None and len(pipe) == 5

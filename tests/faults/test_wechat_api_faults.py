@@ -1,6 +1,6 @@
 """WeChat API faults (40001, 45015, 45047, 43101, 5xx, timeouts) → every text is delivered, parked
-for the user's next message, or recorded as refused; none silently lost. Real Redis DB 7, the fake
-WeChat API over real HTTP."""
+for the user's next message, or recorded as refused; none silently lost, and a send whose outcome
+is unknown is recorded and sent once more. Real Redis DB 7, the fake WeChat API over real HTTP."""
 
 from __future__ import annotations
 
@@ -49,9 +49,10 @@ CASES = [
     ("custom", 45015, None, False, "parked"),
     ("custom", 45047, None, True, "template"),  # quota used up
     ("custom", 45047, None, False, "parked"),
-    ("custom", None, 502, False, "parked"),  # WeChat down
+    ("custom", None, 503, False, "parked"),  # WeChat down: not taken in
     ("custom", None, 503, True, "parked"),
-    ("template", None, 500, True, "parked"),
+    ("custom", None, 502, False, "custom"),  # may have been acted on: recorded uncertain, sent again
+    ("template", None, 500, True, "template"),
     ("custom", -1, None, False, "parked"),  # system busy
 ]
 
@@ -68,26 +69,30 @@ def test_each_fault_ends_delivered_parked_or_refused(db7: redis.Redis, wx: FakeW
     wx.fail(endpoint, errcode=errcode, status=status)
     service.deliver("u1", "m1", ["第一条回复"], passive=False)
     assert _where(wx, db7, "u1", "第一条回复") == expected
+    unknown = [o for o in DeliveryStore(db7).outcomes("u1") if o["status"] == "uncertain"]
+    assert len(unknown) == (1 if status in (500, 502) else 0)
     if expected == "parked":  # the next touch carries it: prepended to the next passive reply
         service.store.on_user_message("u1", time.time())
         outcomes = service.deliver("u1", "m2", ["第二条"], passive=False)
         assert any("第一条回复" in o.text and o.status == "sent" for o in outcomes), outcomes
 
 
-def test_timeouts_park_and_never_double(db7: redis.Redis, wx: FakeWeChatServer) -> None:
+def test_timeouts_are_recorded_sent_once_more_then_parked(db7: redis.Redis, wx: FakeWeChatServer) -> None:
     api = make_api(wx, db7, timeout=0.3)
     service = DeliveryService(db7, api)
     service.store.on_user_message("u2", time.time())
     api.fetch_token()  # warm the token so that only the send is slow
-    wx.state.latency["custom"] = 0.8
+    wx.state.latency["custom"] = 0.8  # the fake delivers after 0.8 s: each send times out, then arrives
     started = time.monotonic()
     service.deliver("u2", "m1", ["慢回复"], passive=False)
-    assert time.monotonic() - started < 3.0  # bounded by the client timeout
+    assert time.monotonic() - started < 3.0  # bounded by the client timeout, twice
     wx.state.latency["custom"] = 0.0
-    assert _where(wx, db7, "u2", "慢回复") in {"parked", "custom"}
+    statuses = [o["status"] for o in DeliveryStore(db7).outcomes("u2")]
+    assert statuses == ["uncertain", "uncertain", "parked"]
     service.deliver("u2", "m1", ["慢回复"], passive=False)  # a re-run of the same message
-    parked = DeliveryStore(db7).parked("u2")
-    assert parked.count("慢回复") <= 1
+    assert DeliveryStore(db7).parked("u2") == ["慢回复"]
+    time.sleep(1.0)
+    assert len(wx.state.sent_to("u2", "custom")) == 2  # each copy beyond the first is a recorded uncertain
 
 
 def test_user_refused_is_recorded_and_pushes_stop(db7: redis.Redis, wx: FakeWeChatServer) -> None:

@@ -7,12 +7,12 @@ Use it to test wxbot or your own deployment without WeChat::
         driver.deliver(MessageFactory().text("user-1", "你好")).reply
 """
 
-from bot.wechat.testkit._server_state import FakeWeChatState, Fault, Sent
+from bot.wechat.testkit._server_state import FakeWeChatState, Fault, RandomFaults, Sent
 from bot.wechat.testkit.driver import Delivery, WebhookDriver, sign
 from bot.wechat.testkit.fake_server import FakeWeChatServer, build_app
 from bot.wechat.testkit.messages import MessageFactory, next_msg_id
 
 __all__ = [
-    "Delivery", "FakeWeChatServer", "FakeWeChatState", "Fault", "MessageFactory", "Sent",
+    "Delivery", "FakeWeChatServer", "FakeWeChatState", "Fault", "MessageFactory", "RandomFaults", "Sent",
     "WebhookDriver", "build_app", "next_msg_id", "sign",
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+AFTER_DELIVERY = ("timeout", "reset")  # what a fault may do once the message was delivered
 
 
 @dataclass(frozen=True)
@@ -28,12 +31,31 @@ class Sent:
 
 @dataclass
 class Fault:
-    """A scripted answer: an ``errcode`` (WeChat JSON error) or an HTTP ``status``, ``times`` times."""
+    """A scripted answer, ``times`` times: an ``errcode`` (WeChat JSON error) or an HTTP ``status``;
+    or, with ``after``, the message is delivered and then the answer never comes (``"timeout"``: the
+    request hangs for ``hang_s``, longer than any client waits) or the connection is reset
+    (``"reset"``) — what a slow or broken network does to a send that did reach the user.
+    ``user``: only calls for that user."""
 
     errcode: int | None = None
     status: int | None = None
     times: int = 1
     user: str | None = None
+    after: str | None = None
+    hang_s: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.after is not None and self.after not in AFTER_DELIVERY:
+            raise ValueError(f"after must be one of {AFTER_DELIVERY}, not {self.after!r}")
+
+
+@dataclass
+class RandomFaults:
+    """Each call to an endpoint meets ``fault`` with probability ``rate`` (seeded, reproducible)."""
+
+    rate: float
+    fault: Fault
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
 
 
 @dataclass
@@ -48,6 +70,7 @@ class FakeWeChatState:
     token_fetches: int = 0
     faults: dict[str, list[Fault]] = field(default_factory=dict)
     latency: dict[str, float] = field(default_factory=dict)
+    random_faults: dict[str, RandomFaults] = field(default_factory=dict)
     sent: list[Sent] = field(default_factory=list)
     _serial: int = 0
 
@@ -81,6 +104,9 @@ class FakeWeChatState:
                     if fault.times <= 0:
                         queue.remove(fault)
                     return fault
+            chaos = self.random_faults.get(endpoint)
+            if chaos is not None and chaos.rng.random() < chaos.rate:
+                return replace(chaos.fault)
         return None
 
     def record(self, kind: str, user: str, payload: dict[str, Any]) -> int:

@@ -2,14 +2,19 @@
 
 Endpoints: ``GET /cgi-bin/token``, ``POST /cgi-bin/stable_token``, ``/cgi-bin/message/custom/send``,
 ``/cgi-bin/message/custom/typing``, ``/cgi-bin/message/template/send``,
-``/cgi-bin/message/subscribe/bizsend``. Faults (errcode or HTTP status) and latency are scriptable
-per endpoint, from Python (``server.state``) or over HTTP (``POST /_testkit/script``).
+``/cgi-bin/message/subscribe/bizsend``. Faults (errcode, HTTP status, or "deliver, then time out" and
+"deliver, then reset"), random faults at a rate, and latency are scriptable per endpoint, from Python
+(``server.fail``, ``server.fail_randomly``, ``server.state``) or over HTTP (``POST /_testkit/script``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
+import socket
+import struct
 from typing import Any
 
 from starlette.applications import Starlette
@@ -18,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.wechat.testkit._serve import ServerThread
-from bot.wechat.testkit._server_state import FakeWeChatState, Fault
+from bot.wechat.testkit._server_state import FakeWeChatState, Fault, RandomFaults
 from bot.wechat.testkit.menu import menu_routes
 
 ENDPOINTS = {
@@ -32,12 +37,11 @@ ENDPOINTS = {
 def build_app(state: FakeWeChatState) -> Starlette:
     """The Starlette app of the fake API bound to ``state``."""
 
-    async def _gate(endpoint: str, user: str | None) -> Response | None:
+    async def _gate(endpoint: str, user: str | None, fault: Fault | None) -> Response | None:
         delay = state.latency.get(endpoint, 0.0)
         if delay:
             await asyncio.sleep(delay)
-        fault = state.take_fault(endpoint, user)
-        if fault is None:
+        if fault is None or fault.after is not None:
             return None
         if fault.status:
             return Response("fault", status_code=fault.status)
@@ -50,13 +54,13 @@ def build_app(state: FakeWeChatState) -> Starlette:
         q = request.query_params
         if q.get("appid") != state.app_id or q.get("secret") != state.secret:
             return JSONResponse({"errcode": 40013, "errmsg": "invalid appid"})
-        return await _gate("token", None) or _token_reply()
+        return await _gate("token", None, state.take_fault("token", None)) or _token_reply()
 
     async def stable_token(request: Request) -> Response:
         body = await request.json()
         if body.get("appid") != state.app_id or body.get("secret") != state.secret:
             return JSONResponse({"errcode": 40013, "errmsg": "invalid appid"})
-        gated = await _gate("stable_token", None)
+        gated = await _gate("stable_token", None, state.take_fault("stable_token", None))
         if gated:
             return gated
         current = state.current_token()
@@ -72,20 +76,27 @@ def build_app(state: FakeWeChatState) -> Starlette:
                 return JSONResponse({"errcode": code, "errmsg": "access_token invalid"})
             payload = json.loads(await request.body() or b"{}")
             user = str(payload.get("touser", ""))
-            gated = await _gate(kind, user)
+            fault = state.take_fault(kind, user)
+            gated = await _gate(kind, user, fault)
             if gated:
                 return gated
             serial = state.record(kind, user, payload)
+            if fault is not None and fault.after == "timeout":
+                await asyncio.sleep(fault.hang_s)  # delivered; the caller gives up waiting first
+            elif fault is not None and fault.after == "reset":
+                await _reset(request)  # delivered; the answer never comes
             return JSONResponse({"errcode": 0, "errmsg": "ok", "msgid": 1000 + serial})
 
         return handler
 
     async def script(request: Request) -> Response:
         body = await request.json()
-        state.script(
-            body["endpoint"],
-            Fault(body.get("errcode"), body.get("status"), int(body.get("times", 1)), body.get("user")),
-        )
+        fault = Fault(body.get("errcode"), body.get("status"), int(body.get("times", 1)), body.get("user"),
+                      body.get("after"), float(body.get("hang_s", 30.0)))
+        if "rate" in body:
+            state.random_faults[body["endpoint"]] = RandomFaults(float(body["rate"]), fault)
+        else:
+            state.script(body["endpoint"], fault)
         if "latency" in body:
             state.latency[body["endpoint"]] = float(body["latency"])
         return JSONResponse({"ok": True})
@@ -105,6 +116,20 @@ def build_app(state: FakeWeChatState) -> Starlette:
     return Starlette(routes=routes)
 
 
+async def _reset(request: Request) -> None:
+    """Reset the request's connection (TCP RST) without an answer; uvicorn then drops the response."""
+    cycle = getattr(request.receive, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    if transport is None:  # not uvicorn's cycle: fail loudly rather than answer
+        raise RuntimeError("cannot reset this connection")
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
+    await asyncio.sleep(0)  # let the protocol see the connection lost before the response is sent
+
+
 class FakeWeChatServer:
     """Run the fake API on a free loopback port in a background thread (a context manager).
 
@@ -121,10 +146,18 @@ class FakeWeChatServer:
         return self._thread.url
 
     def fail(self, endpoint: str, *, errcode: int | None = None, status: int | None = None,
-             times: int = 1, user: str | None = None) -> None:
+             times: int = 1, user: str | None = None, after: str | None = None, hang_s: float = 30.0) -> None:
         """Script the next ``times`` calls to ``endpoint`` (custom, typing, template, subscribe,
-        token, stable_token) to fail with ``errcode`` or HTTP ``status``."""
-        self.state.script(endpoint, Fault(errcode, status, times, user))
+        token, stable_token) to fail with ``errcode`` or HTTP ``status``; or, ``after="timeout"`` /
+        ``after="reset"``, to deliver and then hang for ``hang_s`` / reset the connection."""
+        self.state.script(endpoint, Fault(errcode, status, times, user, after, hang_s))
+
+    def fail_randomly(self, endpoint: str, rate: float, *, seed: int = 0, errcode: int | None = None,
+                      status: int | None = None, after: str | None = None, hang_s: float = 30.0) -> None:
+        """Each later call to ``endpoint`` fails as :meth:`fail` describes with probability ``rate``
+        (``rate=0`` stops it)."""
+        fault = Fault(errcode, status, 1, None, after, hang_s)
+        self.state.random_faults[endpoint] = RandomFaults(rate, fault, random.Random(seed))
 
     def __enter__(self) -> FakeWeChatServer:
         self._thread.start()

@@ -1,0 +1,81 @@
+"""The delivery's Lua scripts: each step that must not be cut in half by a crash runs as one.
+
+Keys of one user only (one hash tag), so they also run on Redis Cluster. ``part_sent`` is the
+delivery's record (:mod:`bot.delivery._record`): field ``plan`` and one field per piece, whose value
+is ``sending`` while its API call runs, then the channel it settled on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+# The passive piece handed to the waiting webhook, settled and recorded (and a waiting webhook woken
+# through the replies channel). ARGV: piece, text, record ttl, msg key, bytes, at, maxlen, channel,
+# channel message; KEYS: part_sent, handoff, outcomes.
+_OFFERED = """
+  redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
+  redis.call('HSET', KEYS[1], ARGV[1], 'passive')
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
+             'status', 'sent', 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
+  redis.call('PUBLISH', ARGV[8], ARGV[9])
+"""
+
+# Offer one piece of a started delivery: skip it if settled before; 'lost' if nobody waits (nothing
+# changes). ARGV[10] = '1' when it is the delivery's last piece: the record is done and the parked
+# texts the delivery carried (ARGV[11..]) leave the parked list in the same step. KEYS: part_sent,
+# handoff, outcomes, parked.
+OFFER_PASSIVE = """
+local settled = redis.call('HGET', KEYS[1], ARGV[1])
+if settled and settled ~= 'sending' then return 'done' end
+if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return 'lost' end
+""" + _OFFERED + """
+if ARGV[10] == '1' then
+  redis.call('HSET', KEYS[1], 'plan', 'done')
+  for i = 11, #ARGV do redis.call('LREM', KEYS[4], 1, ARGV[i]) end
+end
+return 'sent'
+"""
+
+# A delivery's first step when it would be one passive piece: offered (and the record done at once)
+# if a webhook waits, nothing is parked and the delivery has not started before; else nothing
+# changes and what the delivery plans from is returned. One round trip either way, and it can ride in
+# the caller's pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota; ARGV as
+# OFFER_PASSIVE's first nine. Replies: {'sent'} or {'read', state, parked, flags, quota, record}.
+OFFER_OR_READ = """
+local state = redis.call('HGET', KEYS[2], 'state')
+if state == 'waiting' and redis.call('HEXISTS', KEYS[1], 'plan') == 0 and redis.call('LLEN', KEYS[4]) == 0 then
+  redis.call('HSET', KEYS[1], 'plan', 'done')
+""" + _OFFERED + """
+  return {'sent'}
+end
+return {'read', state, redis.call('LRANGE', KEYS[4], 0, -1), redis.call('HGETALL', KEYS[5]),
+        redis.call('HGETALL', KEYS[6]), redis.call('HGETALL', KEYS[1])}
+"""
+OFFER_OR_READ_SHA = hashlib.sha1(OFFER_OR_READ.encode()).hexdigest()
+
+# Store a delivery's pieces unless it started before; the stored plan either way. KEYS: part_sent;
+# ARGV: plan, record ttl.
+BEGIN = """
+local plan = redis.call('HGET', KEYS[1], 'plan')
+if plan then return plan end
+redis.call('HSET', KEYS[1], 'plan', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return ARGV[1]
+"""
+
+# Claim a piece before its API call. Fenced: nothing happens unless the lease is held by the token
+# ('' = no lease to check). A piece found claimed by an attempt that never settled it (its worker
+# died inside the call) may have reached the user: that is recorded here, as 'resent_uncertain'.
+# KEYS: part_sent, lease, outcomes; ARGV: piece, record ttl, token, msg key, channel, at, maxlen.
+CLAIM = """
+if ARGV[3] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[3] then return 'lost' end
+local state = redis.call('HGET', KEYS[1], ARGV[1])
+if state and state ~= 'sending' then return 'done' end
+redis.call('HSET', KEYS[1], ARGV[1], 'sending')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if not state then return 'first' end
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', ARGV[5],
+           'status', 'resent_uncertain', 'code', '0', 'bytes', '0', 'at', ARGV[6])
+return 'uncertain'
+"""
