@@ -71,12 +71,13 @@ class Recipe:
 
     def uses(self, food: str) -> bool:
         """Whether ``food`` (or a variant of it) is among the ingredients or amounts."""
-        words = {w for w in variants(food) if len(w) >= 2 or w == food}
-        names = self.ingredients + tuple(q.name for q in self.quantities)
-        return any(w in n for w in words for n in names)
+        words = [w for w in variants(food) if len(w) >= 2 or w == food]
+        return any(w in n for w in words for n in self.ingredients) or \
+            any(w in q.name for w in words for q in self.quantities)
 
 
-def variants(word: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def variants(word: str) -> frozenset[str]:
     """``word`` and the words made by swapping synonyms inside it (西红柿炒鸡蛋 → 番茄炒蛋, …)."""
     out = {word}
     for group in SYNONYMS:
@@ -84,7 +85,7 @@ def variants(word: str) -> set[str]:
             for a in group:
                 if a in current:
                     out.update(current.replace(a, b) for b in group if b != a)
-    return {w for w in out if w}
+    return frozenset(w for w in out if w)
 
 
 def _recipe(raw: dict[str, Any]) -> Recipe:
