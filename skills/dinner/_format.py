@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from skills.cookbook.book import load_book
 from skills.dinner.catalog import Catalog, load_catalog
 from skills.dinner.exclusions import derived_ingredients
 from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 
-__all__ = ["format_plan", "plan_dto", "restriction_lines"]
+__all__ = ["format_plan", "plan_dto", "recipe_name", "restriction_lines"]
 
 _SAY = {"不吃辣": "按不吃辣安排，没有辣的菜。", "清淡口味": "按清淡口味安排，没有辣的菜。", "吃素": "按吃素安排，全是素菜。",
         "纯素（不用肉、鱼、蛋、奶）": "按纯素安排：不用肉、鱼、蛋、奶。", "清真（不用猪肉）": "按清真安排，不用猪肉。"}
@@ -102,6 +103,17 @@ def format_plan(plan: DinnerPlan) -> str:
     return "\n".join(lines)
 
 
+def recipe_name(dish: str, catalog: Catalog | None = None) -> str | None:
+    """The corpus recipe for a catalog dish (by its name or an alias), if the corpus has one."""
+    book = load_book()
+    found = (catalog or load_catalog()).dish(dish)
+    for name in (dish, *(found.aliases if found else ())):
+        recipe = book.get(name)
+        if recipe is not None:
+            return recipe.name
+    return None
+
+
 def plan_dto(plan: DinnerPlan) -> dict[str, Any]:
     """The trimmed, model-facing form of a plan (no ids, no timestamps)."""
     return {
@@ -111,7 +123,8 @@ def plan_dto(plan: DinnerPlan) -> dict[str, Any]:
         "avoid": list(plan.exclusions.labels),
         "vegetarian_guests": plan.exclusions.veg_guests,
         "menu": [{"dish": m.name, "category": m.category, "servings": round(m.servings, 2),
-                  "vegetarian": m.vegetarian, "without": list(m.dropped)} for m in plan.menu],
+                  "vegetarian": m.vegetarian, "without": list(m.dropped), "recipe": recipe_name(m.name)}
+                 for m in plan.menu],
         "shopping_list": [{"item": i.name, "quantity": i.quantity_text(plan.shopping.unit), "price": i.price}
                           for i in plan.shopping.items],
         "from_pantry": [{"item": n, "grams": g} for n, g in plan.shopping.from_pantry],

@@ -236,3 +236,14 @@ def test_people_out_of_range_raises() -> None:
 
 def test_shape_type_is_exported() -> None:
     assert Shape(1, 1, 0).dishes == 2
+
+
+def test_planner_dishes_link_to_corpus_recipes() -> None:
+    from skills.dinner._format import recipe_name
+
+    catalog = load_catalog()
+    linked = {d.name: recipe_name(d.name) for d in catalog.dishes}
+    assert linked["番茄炒蛋"] == "西红柿炒鸡蛋" and linked["拍黄瓜"] == "凉拌黄瓜" and linked["可乐鸡翅"] == "可乐鸡翅"
+    assert sum(v is not None for v in linked.values()) >= 25
+    dto = plan_dto(plan_dinner(PlanRequest(people=2, budget=40)))
+    assert all("recipe" in m for m in dto["menu"])
