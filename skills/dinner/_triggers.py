@@ -28,7 +28,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "recipe.query", "recipe.by_ingredient", order=75,
         pattern=r".{1,16}(能|可以|可)(做|弄|烧|炒|煮)(点|个|些)?(什么|啥|哪些)",
-        unless=r"晚饭|晚餐|今晚|预算|运动|提醒",
+        unless=r"晚饭|晚餐|今晚|预算|运动|提醒|天|周末|假期|有空|工作|时间",
     ),
     # 来个简单的汤 / 十分钟能做好的早餐 / 推荐个素菜
     Trigger(

@@ -67,7 +67,7 @@ def _mains(plan: DinnerPlan) -> list[frozenset[str]]:
     return out
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(req=requests)
 def test_plan_properties(req: PlanRequest) -> None:
     plan = plan_dinner(req)
