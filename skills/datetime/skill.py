@@ -10,7 +10,10 @@ from typing import Any
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
+from skills.datetime._calendar_answers import calendar_answer
 from skills.datetime._triggers import TRIGGERS
+from skills.datetime._zones import city_time
+from skills.datetime.followup import follow_up_params
 
 WEEKDAYS = "一二三四五六日"
 _WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2,
@@ -137,6 +140,9 @@ def _kind_answer(day: date, label: str) -> str:
 
 def answer(question: str, now: datetime) -> str:
     """The deterministic answer to one date/time question, in Chinese."""
+    special = city_time(question, now) or calendar_answer(question, now)
+    if special is not None:
+        return special
     today = now.date()
     holiday = _mentioned_holiday(question)
     if holiday and re.search(r"放假|休息|节假|几号|哪天|什么时候|上班|调休", question):
@@ -172,7 +178,8 @@ SPEC = SkillSpec(
     name="datetime",
     description="日期、时间、星期、工作日和节假日",
     actions=(
-        ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, description="回答日期、时间、星期几、是否放假",
+        ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, follow_up=follow_up_params,
+                   description="回答日期、时间、星期几、节日、农历、倒计时、是否放假、其他城市的时间",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),
     ),
