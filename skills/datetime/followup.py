@@ -13,6 +13,8 @@ from skills.datetime._zones import city_in
 __all__ = ["follow_up_params", "follow_up_question"]
 
 _FRAME = re.compile(r"^(?:那|那么|那要是|换成|还有|再问下|那如果是)?\s*(?P<core>.+?)\s*(?:呢|那|怎么样|如何|的呢)?[?？。!！]*$")
+_WEEK_PREFIX = re.compile(r"^(下下个?|下个?|这个?|本|上个?)(?:周|星期|礼拜)")
+_BARE_WEEKDAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]")
 _FESTIVAL = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=len, reverse=True)))
 
 
@@ -44,6 +46,9 @@ def follow_up_question(previous_question: str, fragment: str) -> str | None:
     span = _day_span(previous_question)
     if span is None:
         return None
+    week = _WEEK_PREFIX.match(previous_question[span[0]:span[1]])
+    if week and _BARE_WEEKDAY.fullmatch(core):  # 下周二是几号 → 那周四呢: Thursday of that same week
+        core = week.group(1) + core
     return previous_question[:span[0]] + core + previous_question[span[1]:]
 
 
