@@ -17,6 +17,18 @@ SECURITY_HEADERS = {
 }
 
 
+# The page icon (a green speech bubble), served at /favicon.ico and linked from every page.
+FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" '
+           b'fill="#2b5d34"/><path d="M7 9h18a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H14l-5 4v-4H7a2 2 0 0 1-2-2v-9a2 2 '
+           b'0 0 1 2-2z" fill="#fff"/><circle cx="11" cy="15.5" r="1.6" fill="#2b5d34"/><circle cx="16" cy="15.5" '
+           b'r="1.6" fill="#2b5d34"/><circle cx="21" cy="15.5" r="1.6" fill="#2b5d34"/></svg>')
+
+
+def favicon() -> Response:
+    """The page icon (public: it reveals nothing)."""
+    return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
+
 def asset(name: str) -> Response:
     """One packaged asset (only the names listed in ``ASSETS``)."""
     if name not in ASSETS:
@@ -28,10 +40,11 @@ def asset(name: str) -> Response:
 def login_page(status: int, *, next_path: str = "/admin", error: str = "") -> HTMLResponse:
     """The login form (posts the token to /admin/login; the answer sets an HttpOnly cookie)."""
     message = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
-    html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>wxbot admin login</title>
+    html = f"""<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>wxbot 管理后台 · 登录</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="/admin/login.css"></head><body><main class="login">
-<h1>wxbot admin</h1>{message}
+<h1>wxbot 管理后台</h1>{message}
 <form method="post" action="/admin/login"><input type="hidden" name="next" value="{escape(next_path)}">
-<label>Admin token <input type="password" name="token" id="token" autocomplete="current-password" autofocus></label>
-<button type="submit" id="login">Log in</button></form></main></body></html>"""
+<label>管理令牌 <input type="password" name="token" id="token" autocomplete="current-password" autofocus></label>
+<button type="submit" id="login">登录</button></form></main></body></html>"""
     return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)

@@ -3,7 +3,8 @@
 The browser posts text to ``/simulator/api/send``; the server signs (and, when an AES key is set,
 encrypts) the XML exactly like WeChat using the test kit's :class:`WebhookDriver`, posts it to the
 webhook over HTTP with WeChat's retry behaviour, and returns the passive reply. Replies that come
-later (async turns) and scheduled pushes are polled from the transcript.
+later (async turns) and scheduled pushes come from the transcript through a long poll: a request
+waits up to ``MAX_WAIT_S`` for something new, so an idle window costs one request per 25 s.
 
 Availability: with ``ADMIN_TOKEN`` set it needs the admin login (same cookie or Bearer token);
 without a token it exists only in embedded mode (no ``REDIS_URL``) and only for loopback clients;
@@ -24,6 +25,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from bot.admin._auth import AdminGate, Verdict
+from bot.admin._labels import delivery_label
 from bot.admin._pages import SECURITY_HEADERS, asset, login_page
 from bot.admin.overview import deps_of
 from runtime.transcript import DeliveryEntry, Transcript, TurnEntry
@@ -31,6 +33,8 @@ from runtime.transcript import DeliveryEntry, Transcript, TurnEntry
 SIM_USER = re.compile(r"^sim-[A-Za-z0-9_-]{1,40}$")
 MAX_TEXT = 600
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+MAX_WAIT_S = 25.0
+LOOK_EVERY_S = 0.4  # how often a waiting request reads the transcript (one XRANGE)
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ def update_view(entry: TurnEntry | DeliveryEntry) -> dict[str, Any]:
                 "event": inbound.event, "replies": entry.replies, "stage": str(entry.trace.stage),
                 "intent": entry.trace.intent}
     return {"kind": "delivery", "id": entry.id, "text": entry.text, "channel": entry.channel,
-            "outcome": entry.outcome, "push": entry.push, "ref": entry.ref}
+            "outcome": entry.outcome, "label": delivery_label(entry.channel, entry.outcome), "push": entry.push,
+            "ref": entry.ref}
 
 
 def simulator_routes(source: Any, config: SimulatorConfig | None = None) -> list[BaseRoute]:
@@ -128,7 +133,17 @@ def simulator_routes(source: Any, config: SimulatorConfig | None = None) -> list
         if not SIM_USER.match(user):
             return _json({"error": "unknown simulator user"}, 400)
         after = request.query_params.get("after") or None
-        entries = await asyncio.to_thread(transcript.read, user, after, 100)
+        try:
+            wait = min(MAX_WAIT_S, max(0.0, float(request.query_params.get("wait", 0))))
+        except ValueError:
+            return _json({"error": "wait is seconds"}, 400)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while True:
+            entries = await asyncio.to_thread(transcript.read, user, after, 100)
+            if entries or loop.time() >= deadline or await request.is_disconnected():
+                break
+            await asyncio.sleep(LOOK_EVERY_S)
         shown = [update_view(e) for e in entries if isinstance(e, TurnEntry | DeliveryEntry)]
         last = entries[-1].id if entries else after
         return _json({"entries": shown, "last_id": last})

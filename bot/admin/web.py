@@ -16,9 +16,10 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from bot.admin._auth import COOKIE, COOKIE_MAX_AGE, AdminGate, Verdict, form_fields, session_value
-from bot.admin._pages import SECURITY_HEADERS, asset, login_page
+from bot.admin._labels import entry_view, local_time
+from bot.admin._pages import SECURITY_HEADERS, asset, favicon, login_page
 from bot.admin.cli_support import parse_since
-from bot.admin.overview import AdminDeps, collect_stats, context_view, deps_of
+from bot.admin.overview import AdminDeps, context_view, deps_of, page_stats
 from runtime.transcript import Transcript
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -73,6 +74,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
     deps: AdminDeps = deps_of(source)
     gate = AdminGate(deps.settings.admin_token)
     transcript = Transcript.from_settings(deps.redis, deps.settings)
+    tz = str(deps.settings.wxbot_tz)
 
     async def login(request: Request) -> Response:
         if not gate.enabled:
@@ -103,7 +105,8 @@ def admin_routes(source: Any) -> list[BaseRoute]:
 
     async def users(request: Request) -> Response:
         found = await asyncio.to_thread(transcript.users, _limit(request, 100))
-        return _json({"users": [u.model_dump(mode="json") for u in found]})
+        return _json({"users": [u.model_dump(mode="json") | {"last_active_text": local_time(u.last_active, tz)}
+                                for u in found]})
 
     async def entries(request: Request) -> Response:
         user = request.query_params.get("user", "")
@@ -114,7 +117,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
         except (ValueError, ArgumentTypeError) as exc:
             return _json({"error": str(exc)}, 400)
         found = await asyncio.to_thread(transcript.read, user, since, _limit(request, 200))
-        return _json({"user": user, "entries": [e.model_dump(mode="json") for e in found]})
+        return _json({"user": user, "entries": [entry_view(e.model_dump(mode="json"), tz) for e in found]})
 
     async def context(request: Request) -> Response:
         user = request.query_params.get("user", "")
@@ -130,14 +133,20 @@ def admin_routes(source: Any) -> list[BaseRoute]:
             return _json({"error": "user is required"}, 400)
         turns = await asyncio.to_thread(transcript.turns, user, None, _limit(request, 200))
         report = await asyncio.to_thread(run_rerun, user, turns, deps.settings)
-        return _json(report.model_dump(mode="json"))
+        data = report.model_dump(mode="json")
+        for diff, turn in zip(data["turns"], report.turns, strict=True):
+            diff["time"] = local_time(turn.at, tz)
+        return _json(data)
 
     async def stats(request: Request) -> Response:
-        return _json(await asyncio.to_thread(collect_stats, deps.redis))
+        return _json(await asyncio.to_thread(page_stats, deps.redis, tz))
 
     async def login_css(request: Request) -> Response:
         # the login page needs its stylesheet before anyone is logged in; it reveals nothing
         return asset("admin.css") if gate.enabled else Response("Not Found", status_code=404)
+
+    async def icon(request: Request) -> Response:
+        return favicon()
 
     async def anything_else(request: Request) -> Response:
         return Response("Not Found", status_code=404)
@@ -152,6 +161,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
         Route("/admin/login", login, methods=["GET", "POST"]),
         Route("/admin/logout", logout, methods=["POST"]),
         Route("/admin/login.css", login_css, methods=["GET"]),
+        Route("/favicon.ico", icon, methods=["GET"]),
         page_route("/admin", page),
         page_route("/admin/", page),
         page_route("/admin/static/{name}", static),

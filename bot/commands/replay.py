@@ -60,9 +60,11 @@ def _rerun(args: argparse.Namespace, settings: Any, transcript: Any, since: Any)
         for diff in report.turns:
             print(json.dumps(diff.model_dump(mode="json"), ensure_ascii=False))
         return 0
+    from bot.admin._labels import local_time
+
     for d in report.turns:
         mark = "CHANGED " + ",".join(d.changed) if d.changed else "same"
-        print(f"#{d.index} {d.at.isoformat()}  {d.said}   [{mark}]")
+        print(f"#{d.index} {local_time(d.at, settings.wxbot_tz)}  {d.said}   [{mark}]")
         after = d.rerun
         for name in ("stage", "intent", "reply"):
             before = getattr(d.recorded, name)

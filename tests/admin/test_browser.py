@@ -4,6 +4,7 @@ against the real webhook app served by uvicorn on 127.0.0.1:<free port>."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 
@@ -69,6 +70,7 @@ def test_admin_page_refuses_without_token_and_shows_a_trace_with_it(browser: Web
     with WebhookDriver(stack.url + "/wechat", "sim-token", attempts=1) as wechat:
         reply = wechat.deliver(MessageFactory().text("wx-browser-1", "现在几点")).reply
     assert reply and reply.startswith("现在是")
+    stack.transcript.record_delivery("wx-browser-1", reply, "passive", "sent")  # as `wxbot serve` records it
 
     browser.get(stack.url + "/admin")
     assert browser.find_elements(By.ID, "token") and not browser.find_elements(By.ID, "users")
@@ -85,14 +87,25 @@ def test_admin_page_refuses_without_token_and_shows_a_trace_with_it(browser: Web
     assert not stage.is_displayed()  # traces are collapsed until expanded
     turn.find_element(By.CSS_SELECTOR, "details.trace summary").click()
     wait(browser).until(ec.visibility_of(stage))
-    assert stage.text == "rules"
+    assert stage.text == "规则（rules）"
     assert turn.find_element(By.CSS_SELECTOR, 'dd[data-field="intent"]').text.startswith("datetime.query")
+    assert turn.find_element(By.CSS_SELECTOR, 'dd[data-field="state_before"]').text == "空闲（没有进行中的任务）"
+    assert turn.find_element(By.CSS_SELECTOR, 'dd[data-field="state_after"]').text == "空闲（没有进行中的任务）"
+    said = turn.find_element(By.CSS_SELECTOR, ".said").text  # 2026-12-01 20:05:09 in WXBOT_TZ, 24-hour
+    assert re.match(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+用户：现在几点$", said), said
+    assert "AM" not in browser.page_source and "PM" not in browser.page_source
 
     browser.find_element(By.CSS_SELECTOR, '.tabs button[data-tab="rerun"]').click()
     summary = wait(browser).until(ec.visibility_of_element_located((By.ID, "rerun-summary")))
-    assert summary.text == "0 of 1 turns changed"
+    assert summary.text == "1 轮中有 0 轮不同"
     stats = wait(browser).until(ec.visibility_of_element_located((By.ID, "stats-table")))
-    assert "stage rules" in stats.text
+    assert "阶段 规则" in stats.text
+    # the charts are drawn by the page itself (SVG), one bar per figure
+    bars = browser.find_elements(By.CSS_SELECTOR, '#chart-hourly rect[data-stage="rules"]')
+    assert sum(int(b.get_attribute("data-count")) for b in bars) >= 1
+    assert browser.find_elements(By.CSS_SELECTOR, '#chart-latency rect[data-label="p99"]')
+    assert browser.find_elements(By.CSS_SELECTOR, '#chart-deliveries rect[data-label="被动回复"]')
+    assert browser.find_elements(By.CSS_SELECTOR, "#chart-queues rect")
 
 
 def chat(browser: WebDriver, text: str) -> str:
@@ -132,7 +145,7 @@ def test_simulator_shows_pushes_as_they_are_delivered(browser: WebDriver, stack:
     user = browser.find_element(By.ID, "whoami").text
     stack.transcript.record_delivery(user, "提醒：该倒垃圾了", "custom", "sent", ref="push-9", push=True)
     push = wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".bubble.push")))
-    assert push.text.startswith("提醒：该倒垃圾了")
+    assert push.text.startswith("提醒：该倒垃圾了") and "推送 · 客服消息" in push.text
 
 
 

@@ -1,11 +1,14 @@
-// wxbot simulator: posts to /simulator/api/send (which signs XML like WeChat and posts it to the webhook),
-// shows the passive reply, and polls the transcript for async replies and pushes. textContent only.
+// wxbot 模拟器: posts to /simulator/api/send (which signs XML like WeChat and posts it to the webhook),
+// shows the passive reply, and long-polls the transcript (one request waits up to 25 s) for async
+// replies and pushes. textContent only.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
 const answered = new Set();   // msg ids that got a passive reply (their turn entries are already shown)
 let lastId = null;
-let sending = false;
+let sending = null;   // the promise of the send in flight, if any
+let generation = 0;   // bumped when the user changes: an older poll's answer is dropped
+let waiting = null;   // the AbortController of the long poll in flight
 
 function newUser() {
   const id = "sim-" + Math.random().toString(36).slice(2, 12);
@@ -36,22 +39,37 @@ async function call(path, options) {
 }
 
 async function poll() {
-  if (sending) return;
-  const url = "/simulator/api/updates?user=" + encodeURIComponent(user) + (lastId ? "&after=" + encodeURIComponent(lastId) : "");
-  const data = await call(url);
-  if (sending) return;  // a send started meanwhile: its entries are handled by the next poll
+  const mine = generation;
+  const url = "/simulator/api/updates?wait=25&user=" + encodeURIComponent(user) +
+    (lastId ? "&after=" + encodeURIComponent(lastId) : "");
+  waiting = new AbortController();
+  const data = await call(url, { signal: waiting.signal });
+  if (mine !== generation) return;
+  if (sending) { await sending; return; }  // the send's own reply is shown by the send: read again after it
   for (const e of data.entries) {
     if (e.kind === "turn" && !answered.has(e.msg_id)) {
       for (const r of e.replies) bubble("bot", r, "异步回复 · " + e.stage);
       answered.add(e.msg_id);
     } else if (e.kind === "delivery" && e.push) {
-      bubble("push", e.text, "推送 · " + e.channel + " · " + e.outcome);
+      bubble("push", e.text, "推送 · " + e.label);
     }
   }
   lastId = data.last_id || lastId;
 }
 
+async function pollForever() {
+  for (;;) {
+    try {
+      await poll();
+    } catch (err) {  // aborted for a new user: poll again at once; anything else: wait a little
+      if (err.name !== "AbortError") await new Promise((r) => setTimeout(r, 3000));
+    }
+  }
+}
+
 async function start() {
+  generation += 1;
+  if (waiting) waiting.abort();
   $("#whoami").textContent = user;
   $("#messages").replaceChildren();
   answered.clear();
@@ -68,19 +86,21 @@ $("#composer").addEventListener("submit", async (event) => {
   if (!text || sending) return;
   $("#text").value = "";
   bubble("me", text);
-  sending = true;
   const typing = bubble("bot typing", "…");
-  try {
-    const res = await call("/simulator/api/send", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user, text }),
-    });
-    typing.remove();
-    if (res.error) bubble("bot", "（模拟器错误：" + res.error + "）");
-    else if (res.reply !== null) { answered.add(res.msg_id); bubble("bot", res.reply, "被动回复"); }
-  } finally {
-    sending = false;
-  }
+  sending = (async () => {
+    try {
+      const res = await call("/simulator/api/send", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user, text }),
+      });
+      typing.remove();
+      if (res.error) bubble("bot", "（模拟器错误：" + res.error + "）");
+      else if (res.reply !== null) { answered.add(res.msg_id); bubble("bot", res.reply, "被动回复"); }
+    } finally {
+      sending = null;
+    }
+  })();
+  await sending;
 });
 
 $("#new-user").addEventListener("click", () => { user = newUser(); start(); });
-start().then(() => setInterval(() => poll().catch(() => {}), 1000));
+start().then(pollForever);
