@@ -9,7 +9,8 @@ __all__ = ["TRIGGERS"]
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "exercise.log", "exercise.log.done", order=46,
-        pattern=r"^(我)?(今天|刚|刚才|刚刚|早上|晚上)?(去)?(运动|锻炼|健身|练)(了|完了?)(一下|一会儿?)?[!！。~～]*$",
+        pattern=r"^(我)?(今天|刚|刚才|刚刚|早上|晚上)?(去)?(运动|锻炼|健身|练)(了|完了?)(一下|一会儿?)?[!！。~～]*$"
+                r"|^(我)?(今天|刚|刚才|刚刚|早上|晚上|又)?(去)?(游完泳|跑完步|骑完车|打完球|健完身|跳完绳|爬完山|练完|游了泳|跑了步)",
     ),
     Trigger(
         "exercise.delete", "exercise.delete", order=45,
