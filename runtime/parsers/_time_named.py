@@ -120,7 +120,7 @@ def _year_part(m: re.Match[str]) -> Token:
 _UNIT_DAYS = {"天": 1, "日": 1, "晚": 1, "周": 7, "星期": 7, "礼拜": 7}
 
 
-@rule(r"(?:的)?(?P<pre>提前|前|后)(?P<n>[0-9一二两三四五六七八九十]+|半)个?"
+@rule(r"(?:的)?(?<!最)(?P<pre>提前|前|后)(?P<n>[0-9一二两三四五六七八九十]+|半)个?"
       r"(?P<unit>天|日|晚|周|星期|礼拜|分钟|小时|钟头)")
 def _offset(m: re.Match[str]) -> Token | None:
     raw, unit, pre = m.group("n"), m.group("unit"), m.group("pre")

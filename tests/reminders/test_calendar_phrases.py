@@ -86,6 +86,9 @@ CASES: list[tuple[str, datetime, datetime]] = [
     ("12月24日前一天提醒我", DEC_2026, at(date(2026, 12, 23), 9)),
     # month and year ends, half a month, next weekend
     ("月底提醒我交房租", DEC_2026, at(date(2026, 12, 31), 9)),
+    ("月底最后一天提醒我交报告", DEC_2026, at(date(2026, 12, 31), 9)),
+    ("母亲节前一天晚上提醒我买花", DEC_2026, at(date(2027, 5, 8), 20)),
+    ("清明前一周提醒我订票", DEC_2026, at(date(2027, 3, 29), 9)),
     ("月初提醒我交房租", DEC_2026, at(date(2027, 1, 1), 9)),
     ("月中提醒我", DEC_2026, at(date(2026, 12, 15), 9)),
     ("下个月最后一天提醒我还信用卡", DEC_2026, at(date(2027, 1, 31), 9)),
