@@ -210,9 +210,19 @@ class SkillRegistry:
 # Values of TIME slots are handed to skills as ``TimeExpr.to_param()`` dicts; the time-phrase type and
 # its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
 from runtime.keys import skill_cache  # noqa: E402
-from runtime.parsers._time_merge import corrected_time  # noqa: E402
-from runtime.parsers.recurrence import next_occurrence  # noqa: E402
-from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, time_spans  # noqa: E402
 
-__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "format_when", "next_occurrence", "skill_cache",
-            "time_spans"]
+# The calendar facts skills answer from (festivals, lunar dates, solar terms) come the same way.
+from runtime.parsers import festivals  # noqa: E402
+from runtime.parsers._time_merge import corrected_time  # noqa: E402
+from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar  # noqa: E402
+from runtime.parsers.recurrence import next_occurrence  # noqa: E402
+from runtime.parsers.timephrase import (  # noqa: E402
+    TimeExpr,
+    describe_rrule,
+    format_when,
+    parse_time_phrase,
+    time_spans,
+)
+
+__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "next_occurrence",
+            "next_solar_term", "parse_time_phrase", "skill_cache", "solar_term_on", "solar_to_lunar", "time_spans"]

@@ -10,9 +10,7 @@ from datetime import date, datetime, timedelta
 
 import chinese_calendar as cc
 
-from runtime.parsers import festivals
-from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar
-from runtime.parsers.timephrase import parse_time_phrase
+from runtime.skill import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
 from skills.datetime._calendar import last_year_known
 
 __all__ = ["calendar_answer", "named_day"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from runtime.parsers import festivals
-from runtime.skill import Trigger
+from runtime.skill import Trigger, festivals
 from skills.datetime._zones import CITIES
 
 __all__ = ["TRIGGERS"]
