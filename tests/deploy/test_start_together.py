@@ -117,6 +117,7 @@ def start_round(kind: str, redis_url: str, directory: Path) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # ten rounds of three cold process starts, on a machine shared with other work
 @pytest.mark.parametrize("kind", [pytest.param("postgres", marks=pytest.mark.postgres), "sqlite"])
 def test_web_worker_and_scheduler_start_together_on_a_fresh_database(
         kind: str, private_redis: PrivateRedis, tmp_path: Path) -> None:
