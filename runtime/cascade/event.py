@@ -16,7 +16,7 @@ class EventStage:
     def match(self, view: RouterView) -> Match | None:
         if view.origin == "unsupported":
             return Match(self.stage, Kind.UNSUPPORTED, detail=view.key or "")
-        if view.origin != "event" or not view.event:
+        if view.origin not in ("event", "menu") or not view.event:
             return None
         event = view.event.lower()
         if event in ("subscribe", "scan"):

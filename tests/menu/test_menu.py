@@ -94,11 +94,8 @@ def test_push_publishes_through_the_api_and_reads_it_back(
 
 
 
-# The webhook reads a CLICK as origin "menu" (bot/_worker_inbound.py) while the event stage only
-# takes origin "event" (runtime/cascade/event.py): through the real webhook a menu click is answered
-# "这个我还不太会". `wxbot chat --script` builds CLICKs with origin "event", so the dialogue tests pass.
-@pytest.mark.xfail(strict=True, reason="the event stage ignores origin 'menu' (runtime/cascade/event.py): "
-                                       "remove this mark once a webhook CLICK reaches the event stage")
+# The webhook reads a CLICK as origin "menu" (bot/_worker_inbound.py); the event stage takes it like any
+# event, so a click on the published menu starts its intent through the real webhook path.
 def test_a_click_on_the_published_menu_starts_its_intent(account: FakeWeChatServer, tmp_path: Path) -> None:
     assert main(["menu", "push", str(EXAMPLE)]) == 0
     # a user clicks the published button: WeChat posts a CLICK event with the button's key
