@@ -30,6 +30,10 @@ MORE_SLOTS: dict[str, tuple[str, ...]] = {
     "feel": _words("好累 好爽 腿好酸 出了一身汗 累死了 感觉不错 好饿"),
     "dish2": _words("红烧肉 可乐鸡翅 番茄炒蛋 宫保鸡丁 酸菜鱼 麻婆豆腐 糖醋排骨 蛋炒饭 鱼香肉丝 水煮鱼 "
                     "清蒸鲈鱼 地三鲜 回锅肉 土豆丝 蒜蓉西兰花 蛋挞 凉拌黄瓜 羊肉汤"),
+    "all": _words("所有 全部 全部的 每个 所有的"),
+    "stopv": _words("取消 停止 清除 关掉 删除 停掉"),
+    "fest2": _words("植树节 母亲节 父亲节 情人节 七夕 重阳节 腊八 元宵节 冬至 儿童节 教师节 感恩节 圣诞节 除夕 小年"),
+    "wcity": _words("纽约 伦敦 东京 旧金山 巴黎 悉尼 洛杉矶 新加坡 首尔 柏林 温哥华"),
     "yroom": _words("客廳 睡房 廚房 書房 露台 廁所 飯廳"),
     "ydev": _words("燈 冷氣 電視 風扇 抽濕機 窗簾 熱水爐 音響 吸塵機"),
 }
@@ -99,6 +103,11 @@ MORE_TEMPLATES: dict[str, tuple[str, ...]] = {
         暂停咗个计时器先
         计时器继续啦
         計時器還剩幾多時間
+        恢复计时
+        继续倒计时
+        计时器继续走
+        重新开始{tname}计时器
+        让计时器接着走
     """),
     "reminder.cancel:timer": _lines("""
         停止{timer}
@@ -116,6 +125,10 @@ MORE_TEMPLATES: dict[str, tuple[str, ...]] = {
         取消晒啲计时器
         唔使计时喇
         取消計時器
+        {stopv}{all}计时器
+        把{all}计时器都{stopv}
+        {all}倒计时都不要了
+        {stopv}{all}定时器
     """),
     "chitchat:small": _lines("""
         谢谢
@@ -342,18 +355,48 @@ MORE_TEMPLATES: dict[str, tuple[str, ...]] = {
         今天什么日子
         而家係幾點
         今日係幾號
+        {fest2}是几月几号
+        {fest2}是什么时候
+        今年{fest2}是哪天
+        离{fest2}还有多少天
+        还有几天到{fest2}
+        {wcity}现在几点
+        {wcity}那边几点了
+        {wcity}和北京时差多少
+        今年是闰年吗
+        这个月有多少天
+        今年是什么年
+        距离周末还有几天
+        还有几天放假
+        下个月1号星期几
+    """),
+    "reminder.create:note": _lines("""
+        帮我记一下{fut}要{todo}
+        {fut}{todo}，别忘了提醒我
+        备忘：{fut}{todo}
+        记一下，{fut}{todo}
+        {fut}{clock}有个会，提前提醒我
+        帮我记着{fut}{todo}
+        {fut}{clock}{todo}，帮我记上
+        记个事，{fut}{todo}
+        {fut}要{todo}，你到时候喊我一声
+        明早叫我起床
+        {clock}叫醒我
+        {fut}{clock}的闹钟
+        帮我定个{clock}的闹钟
     """),
 }
 
 MORE_TARGETS: dict[str, int] = {
     "reminder.create:timer": 320,
-    "reminder.list:timer": 160,
-    "reminder.cancel:timer": 110,
+    "reminder.list:timer": 180,
+    "reminder.cancel:timer": 150,
     "chitchat:small": 70,
     "chitchat:tasky": 220,
     "recipe.query:colloquial": 120,
     "unknown:vague": 110,
     "unknown:home": 160,
     "weather.query:colloquial": 90,
-    "datetime.query:colloquial": 16,
+    "datetime.query:colloquial": 140,
+    "reminder.create:note": 150,
 }
