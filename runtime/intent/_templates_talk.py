@@ -34,6 +34,7 @@ MORE_SLOTS: dict[str, tuple[str, ...]] = {
     "stopv": _words("取消 停止 清除 关掉 删除 停掉"),
     "fest2": _words("植树节 母亲节 父亲节 情人节 七夕 重阳节 腊八 元宵节 冬至 儿童节 教师节 感恩节 圣诞节 除夕 小年"),
     "wcity": _words("纽约 伦敦 东京 旧金山 巴黎 悉尼 洛杉矶 新加坡 首尔 柏林 温哥华"),
+    "done": _words("游完泳 跑完步 打完球 骑完车 练完瑜伽 健完身 跳完绳 爬完山 散完步 踢完球 游了泳 跑了步 打了球"),
     "yroom": _words("客廳 睡房 廚房 書房 露台 廁所 飯廳"),
     "ydev": _words("燈 冷氣 電視 風扇 抽濕機 窗簾 熱水爐 音響 吸塵機"),
 }
@@ -267,8 +268,6 @@ MORE_TEMPLATES: dict[str, tuple[str, ...]] = {
         {thing}弄一下
         帮我处理一下{thing}
         把{thing}改一下
-        就按刚才说的办
-        你看着办吧
         帮我搞定{thing}
         {thing}怎么样了
         {thing}还要吗
@@ -370,6 +369,16 @@ MORE_TEMPLATES: dict[str, tuple[str, ...]] = {
         还有几天放假
         下个月1号星期几
     """),
+    "exercise.log:done": _lines("""
+        刚{done}
+        {past}{done}
+        刚{done}，{dur}
+        {done}了，大概{dur}
+        我{past}{done}
+        刚刚{done}回来
+        {past}去{done}了
+        {done}，记一下
+    """),
     "reminder.create:note": _lines("""
         帮我记一下{fut}要{todo}
         {fut}{todo}，别忘了提醒我
@@ -399,4 +408,5 @@ MORE_TARGETS: dict[str, int] = {
     "weather.query:colloquial": 90,
     "datetime.query:colloquial": 140,
     "reminder.create:note": 150,
+    "exercise.log:done": 120,
 }
