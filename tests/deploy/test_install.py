@@ -140,6 +140,7 @@ def test_compose_file_is_valid_and_wired(tmp_path: Path) -> None:
     for name in ("migrate", "web", "worker", "scheduler"):
         service = services[name]
         assert service["image"] == "wxbot:local" and service["env_file"] == ".env"
+        assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
         assert service["command"][0] in COMMANDS, service["command"]
         env = service["environment"]
         assert env["REDIS_URL"] == "redis://redis:6379/0" and "@postgres:5432/wxbot" in env["DATABASE_URL"]
