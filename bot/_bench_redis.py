@@ -29,13 +29,17 @@ def free_port() -> int:
 class PrivateRedis:
     """``redis-server`` with its own directory; ``aof=True`` uses the deploy persistence settings."""
 
-    def __init__(self, *, aof: bool = True, port: int | None = None, binary: str = "redis-server") -> None:
+    def __init__(self, *, aof: bool = True, port: int | None = None, binary: str = "redis-server",
+                 extra_args: tuple[str, ...] = (), die_with_parent: bool = False) -> None:
         path = shutil.which(binary)
         if path is None:
-            raise RuntimeError(f"{binary} not found on PATH")
+            raise RuntimeError(f"{binary} not found on PATH (Debian: apt-get install redis-server)")
         self.binary = path
         self.port = port or free_port()
         self.aof = aof
+        self.extra_args = extra_args
+        # util-linux's setpriv makes the kernel kill the server when its parent dies (e.g. a killed test run)
+        self.launcher = ["setpriv", "--pdeathsig", "KILL"] if die_with_parent and shutil.which("setpriv") else []
         self.dir = Path(tempfile.mkdtemp(prefix="wxbot-redis-"))
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -48,20 +52,28 @@ class PrivateRedis:
                 "--save", "", "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"]
         if self.aof:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
-        return args
+        return [*self.launcher, *args, *self.extra_args]
 
     def start(self, timeout: float = 10.0) -> PrivateRedis:
-        """Start (or restart) the server and wait until it answers PING."""
+        """Start (or restart) the server and wait until it answers PING.
+
+        The answer must come from this very process: if another program took the port meanwhile,
+        this server cannot bind it and exits, and the start fails instead of using the other one."""
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self.proc = subprocess.Popen(self._args(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while True:
             try:
-                conn: Any = redis.Redis(port=self.port, socket_connect_timeout=0.2)
-                if conn.ping():
+                # no retries: redis-py 8's default policy spends ~3.5 s on a refused connection
+                conn: Any = redis.Redis(port=self.port, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+                try:
+                    if conn.info("server").get("process_id") == self.proc.pid:
+                        return self
+                finally:
                     conn.close()
-                    return self
             except redis.RedisError:
                 pass
             if time.monotonic() > deadline or self.proc.poll() is not None:

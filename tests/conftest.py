@@ -1,44 +1,61 @@
-"""Shared fixtures: the real Redis server (DB 1, flushed around each test) and an in-process fakeredis.
+"""Shared fixtures: the suite's own Redis and PostgreSQL, never the developer's.
 
-The real-Redis fixture FAILS (never skips) when 127.0.0.1:6379 cannot be reached: the store contract
-must hold against the real server, so a missing server is a broken environment, not an optional test.
+* Redis: a private ``redis-server`` per test process on a free port (``tests/_redisdb.py``); the
+  fixtures below use its DB 1, flushed around each test. The suite never connects to 127.0.0.1:6379.
+* PostgreSQL: a database created for this run on the server of ``TEST_DATABASE_URL`` and dropped at
+  its end. Unset, the PostgreSQL tests are skipped with a message saying how to set it — except in CI
+  (``CI`` set), where a missing or unreachable server FAILS them, as a missing Redis always does.
+* The process environment loses the developer's ``REDIS_URL``/``DATABASE_URL``/Sentinel settings for
+  the run (set empty, so a ``.env`` file cannot bring them back either), in this process and in every
+  process a test starts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterator
 
 import fakeredis
 import pytest
 import redis
+from sqlalchemy.engine import Engine
 
-REAL_REDIS_URL = "redis://127.0.0.1:6379/1"
+from tests._redisdb import flushed_db, private_url, stop_private_server
+
+# the settings through which a test (or a process it starts) could reach the developer's own servers
+_SERVER_SETTINGS = ("REDIS_URL", "DATABASE_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER",
+                    "REDIS_SENTINEL_PASSWORD")
+RUN_ID = f"{time.strftime('%Y%m%d_%H%M%S')}_{os.getpid()}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name in _SERVER_SETTINGS:
+        os.environ[name] = ""
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    stop_private_server()
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+# ---- Redis ------------------------------------------------------------------------------------
 
 
 @pytest.fixture
-def redis_url() -> Iterator[str]:
-    """URL of the real Redis server, DB 1 (flushed before and after the test)."""
-    conn = redis.Redis.from_url(REAL_REDIS_URL, socket_connect_timeout=2, socket_timeout=5)
-    try:
-        conn.ping()
-    except redis.RedisError as exc:
-        conn.close()
-        pytest.fail(f"real Redis at {REAL_REDIS_URL} is unreachable ({exc}); start it (see DEVELOPERS.md)",
-                    pytrace=False)
-    conn.flushdb()
-    try:
-        yield REAL_REDIS_URL
-    finally:
-        conn.flushdb()
-        conn.close()
+def real_redis_client() -> Iterator[redis.Redis]:
+    """A client on DB 1 of the tests' private Redis (flushed before and after the test)."""
+    yield from flushed_db(private_url(1))
 
 
 @pytest.fixture
-def real_redis_client(redis_url: str) -> Iterator[redis.Redis]:
-    """A client on the real Redis DB 1 (flushed around the test)."""
-    conn = redis.Redis.from_url(redis_url)
-    yield conn
-    conn.close()
+def redis_url(real_redis_client: redis.Redis) -> str:
+    """URL of DB 1 of the tests' private Redis (flushed before and after the test)."""
+    return private_url(1)
 
 
 @pytest.fixture
@@ -47,3 +64,72 @@ def fakeredis_client() -> Iterator[fakeredis.FakeRedis]:
     conn = fakeredis.FakeRedis(server=fakeredis.FakeServer())
     yield conn
     conn.close()
+
+
+# ---- PostgreSQL -------------------------------------------------------------------------------
+
+_PG_HINT = ("set TEST_DATABASE_URL to a PostgreSQL server where this user may create databases, e.g. "
+            "TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres; each test run creates its "
+            "own database there (wxbot_test_<time>_<pid>) and drops it at the end")
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """``TEST_DATABASE_URL``, checked: the server the run's throwaway databases are created on."""
+    from sqlalchemy import text
+
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        if in_ci():
+            pytest.fail(f"CI needs PostgreSQL: {_PG_HINT}", pytrace=False)
+        pytest.skip(f"no TEST_DATABASE_URL: {_PG_HINT}")
+    admin = _admin_engine(url)
+    try:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:
+        pytest.fail(f"PostgreSQL at TEST_DATABASE_URL is unreachable ({type(exc).__name__}: {exc})",
+                    pytrace=False)
+    finally:
+        admin.dispose()
+    yield url
+
+
+@pytest.fixture(scope="session")
+def make_pg_database(pg_server_url: str) -> Iterator[Callable[[], str]]:
+    """A factory of empty databases on the test server, named for the run; all dropped at its end."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    from skills.db import normalise_url
+
+    admin = _admin_engine(pg_server_url)
+    made: list[str] = []
+
+    def make() -> str:
+        name = f"wxbot_test_{RUN_ID}_{len(made)}_{secrets.token_hex(2)}"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        made.append(name)
+        return make_url(normalise_url(pg_server_url)).set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    with admin.connect() as conn:
+        for name in made:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_url(make_pg_database: Callable[[], str]) -> str:
+    """URL of this run's throwaway PostgreSQL database (tests keep to their own schema or rows)."""
+    return make_pg_database()
+
+
+def _admin_engine(url: str) -> Engine:
+    from sqlalchemy.pool import NullPool
+
+    from skills.db import make_engine
+
+    return make_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool,
+                       connect_args={"connect_timeout": 5})

@@ -1,4 +1,4 @@
-"""Fixtures for the admin/observability tests: real Redis DB 5, fakeredis, sample turns."""
+"""Fixtures for the admin/observability tests: the tests' Redis DB 5, fakeredis, sample turns."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 import redis
 
 from runtime.turn import Inbound, Stage, StateSnapshot, TurnResult, TurnTrace
-from tests._redisdb import flushed_db
+from tests._redisdb import flushed_db, private_url
 
-REAL_REDIS_URL = "redis://127.0.0.1:6379/5"
+REAL_REDIS_URL = private_url(5)
 
 
 @pytest.fixture

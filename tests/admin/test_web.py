@@ -9,6 +9,7 @@ import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from tests.admin._stack import ADMIN_TOKEN, Stack, build_stack, make_settings
+from tests.admin.conftest import REAL_REDIS_URL
 
 BEARER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -158,7 +159,7 @@ def test_simulator_refuses_non_json_posts(open_embedded: Stack) -> None:
 
 
 def test_simulator_is_off_without_token_outside_embedded_mode(wx, tmp_path) -> None:
-    stack = build_stack(make_settings(tmp_path, wx, REDIS_URL="redis://127.0.0.1:6379/5"))
+    stack = build_stack(make_settings(tmp_path, wx, REDIS_URL=REAL_REDIS_URL))
     from starlette.testclient import TestClient
 
     with TestClient(stack.app, client=("127.0.0.1", 5000)) as client:

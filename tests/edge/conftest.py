@@ -1,4 +1,4 @@
-"""Fixtures for the WeChat edge tests: fake WeChat API server, fakeredis, real Redis DB 2."""
+"""Fixtures for the WeChat edge tests: fake WeChat API server, fakeredis, DB 2 of the tests' Redis."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import redis
 from bot.wechat import AccessTokenService, WeChatpyAPI
 from bot.wechat.adapter import StableTokenFetcher
 from bot.wechat.testkit import FakeWeChatServer
-from tests._redisdb import flushed_db
+from tests._redisdb import flushed_db, private_url
 
-REAL_REDIS_URL = "redis://127.0.0.1:6379/2"
+REAL_REDIS_URL = private_url(2)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, drain_ready, install
-from tests._redisdb import flushed_db
+from tests._redisdb import flushed_db, private_url
 from tests.edge.conftest import make_api
 
 pytestmark = pytest.mark.redis
@@ -28,7 +28,7 @@ M = MessageFactory()
 
 @pytest.fixture
 def conn() -> Iterator[redis.Redis]:
-    yield from flushed_db("redis://127.0.0.1:6379/11")
+    yield from flushed_db(private_url(11))
 
 
 def admit(conn: redis.Redis, dispatch: RQDispatcher, xml: str, *, waits: bool = False) -> str:

@@ -20,12 +20,12 @@ from bot.webhook import WebhookConfig, create_app
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
-from tests._redisdb import flushed_db
+from tests._redisdb import flushed_db, private_url
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
 TOKEN = "notify-token"
-URL = "redis://127.0.0.1:6379/12"
+URL = private_url(12)
 
 
 class _Nobody:

@@ -131,7 +131,7 @@ def test_password_and_database_from_the_url() -> None:
 
 def test_runner_choice() -> None:
     fake: Any = object()
-    assert isinstance(script_runner(fake, "redis://127.0.0.1:6379/0"), PipelinedScripts)
+    assert isinstance(script_runner(fake, "redis://127.0.0.1:1/0"), PipelinedScripts)
     assert isinstance(script_runner(fake, "unix:///tmp/redis.sock"), PipelinedScripts)
     assert isinstance(script_runner(fake, "rediss://example/0"), ThreadedScripts)  # TLS: redis-py does it
     assert isinstance(script_runner(fake, None), ThreadedScripts)  # embedded in-process substitute
@@ -187,7 +187,7 @@ def test_a_server_speaking_garbage_fails_the_calls_at_once() -> None:
         server = await asyncio.start_server(garbage, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         scripts = PipelinedScripts(f"redis://127.0.0.1:{port}/0", stall_s=5.0,
-                                   fallback=ThreadedScripts(redis.Redis(), 1))
+                                   fallback=ThreadedScripts(redis.Redis(port=port), 1))
         started = asyncio.get_running_loop().time()
         try:
             with pytest.raises(RedisConnectionError):

@@ -1,4 +1,4 @@
-"""The edge as separate processes on a chosen Redis (DB 6 of the shared server, or a private one)."""
+"""The edge as separate processes on a chosen Redis (DB 6 of the tests' Redis, or a server of its own)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.wechat.testkit import FakeWeChatServer
+from tests._redisdb import private_url
 
 ROOT = Path(__file__).resolve().parents[2]
-FAULTS_REDIS_URL = "redis://127.0.0.1:6379/6"
+FAULTS_REDIS_URL = private_url(6)
 TOKEN = "edge-test-token"
 LONG = os.environ.get("WXBOT_LONG") == "1"
 

@@ -1,4 +1,4 @@
-"""Fixtures for the fault suite: real Redis DB 6 (flushed around each test), fake WeChat API."""
+"""Fixtures for the fault suite: DB 6 of the tests' Redis (flushed around each test), fake WeChat API."""
 
 from __future__ import annotations
 

@@ -14,11 +14,12 @@ import redis
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime.llm.testkit import FakeOpenAI, delay, disconnect, error, malformed
+from tests._redisdb import private_url
 from tests.edge._stack import start_webhook
 from tests.faults._stack import ROOT, TOKEN, worker_cmd, worker_env
 
 pytestmark = pytest.mark.redis
-URL = "redis://127.0.0.1:6379/8"
+URL = private_url(8)
 M = MessageFactory()
 VAGUE = ["嗯嗯那个啥你觉得呢", "给我讲个笑话吧", "你说人生有意义吗", "随便聊聊呗"]
 BOUND_S = 6.0  # two model calls at most, each cut at OPENAI_TIMEOUT=1, plus the queue

@@ -1,6 +1,6 @@
 """WeChat API faults (40001, 45015, 45047, 43101, 5xx, timeouts) → every text is delivered, parked
 for the user's next message, or recorded as refused; none silently lost, and a send whose outcome
-is unknown is recorded and sent once more. Real Redis DB 7, the fake WeChat API over real HTTP."""
+is unknown is recorded and sent once more. Real Redis (DB 7 of the tests' server), the fake WeChat API over real HTTP."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ import redis
 from bot.delivery import DeliveryService, TemplateConfig
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer
+from tests._redisdb import private_url
 from tests.edge.conftest import make_api
 
 pytestmark = pytest.mark.redis
-URL = "redis://127.0.0.1:6379/7"
+URL = private_url(7)
 
 
 @pytest.fixture

@@ -16,13 +16,14 @@ from sqlalchemy.engine import Engine
 from bot.scheduler import CollectingSink, LeaderLease, Scheduler
 from skills.reminders import store
 from skills.reminders.schedule import DuePush, fire_due, stale_enqueued
+from tests._redisdb import private_url
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def redis() -> Iterator[Any]:
-    client = redis_lib.Redis(host="127.0.0.1", port=6379, db=4)
+    client = redis_lib.Redis.from_url(private_url(4))
     client.ping()
     yield client
     client.close()

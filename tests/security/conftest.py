@@ -1,4 +1,4 @@
-"""Fixtures of the security suite: real Redis DB 9, flushed around each test."""
+"""Fixtures of the security suite: DB 9 of the tests' Redis, flushed around each test."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from tests._redisdb import flushed_db
+from tests._redisdb import flushed_db, private_url
 
 
 @pytest.fixture
 def db9() -> Iterator[redis.Redis]:
-    yield from flushed_db("redis://127.0.0.1:6379/9")
+    yield from flushed_db(private_url(9))

@@ -1,4 +1,5 @@
-"""Fixtures for the business-skill tests: a migrated SQLite file, a throwaway PostgreSQL schema."""
+"""Fixtures for the business-skill tests: a migrated SQLite file, a throwaway PostgreSQL schema
+(in the run's own database, ``pg_url`` of ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from runtime.views import ExecView, make_exec_view
 from skills.db import init_db, make_engine
 from skills.services import Services
 
-PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TZ = "Asia/Shanghai"
 NOW = datetime(2026, 12, 2, 18, 30, tzinfo=ZoneInfo(TZ))  # a Wednesday evening
 
@@ -40,10 +40,10 @@ def services(engine: Engine) -> Services:
 
 
 @pytest.fixture(scope="session")
-def pg_schema() -> Iterator[str]:
-    """A throwaway schema on the real PostgreSQL server, dropped after the session."""
+def pg_schema(pg_url: str) -> Iterator[str]:
+    """A throwaway schema in the run's PostgreSQL database, dropped after the session."""
     name = f"t_skills_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(PG_URL)
+    admin = make_engine(pg_url)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{name}"'))
     yield name
@@ -61,8 +61,3 @@ def _view(params: dict[str, Any] | None = None, *, user: str = "u1", msg_id: str
 def make_view() -> Callable[..., ExecView]:
     """Builds an exec view: ``make_view(params, user=..., msg_id=..., now=...)``."""
     return _view
-
-
-@pytest.fixture
-def pg_url() -> str:
-    return PG_URL
