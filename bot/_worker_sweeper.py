@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 SWEEP_LOCK = keys.sweep_lock()
 
 
-def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = None, idle_s: float = 2.0) -> int:
+def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = None, idle_s: float = 1.0) -> int:
     """One pass; returns how many jobs it enqueued."""
     now = time.time() if now is None else now
     if not redis.set(SWEEP_LOCK, "1", nx=True, px=500):
@@ -40,7 +40,7 @@ def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = 
 class SweeperThread(threading.Thread):
     """Call :func:`sweep_once` every ``interval_s`` until ``stop()``."""
 
-    def __init__(self, redis: RedisClient, dispatch: Dispatcher, *, interval_s: float = 1.0, idle_s: float = 2.0):
+    def __init__(self, redis: RedisClient, dispatch: Dispatcher, *, interval_s: float = 1.0, idle_s: float = 1.0):
         super().__init__(daemon=True, name="wxbot-sweeper")
         self._redis, self._dispatch = redis, dispatch
         self._interval, self._idle = interval_s, idle_s

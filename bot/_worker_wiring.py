@@ -41,7 +41,8 @@ def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
     app_id, secret = settings.wechat_app_id, settings.wechat_app_secret
     base = settings.wechat_api_base
     tokens = AccessTokenService(redis, StableTokenFetcher(app_id, secret, base_url=base), app_id=app_id or "app")
-    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base)
+    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base,
+                       timeout=float(getattr(settings, "wechat_api_timeout", 5.0)))
 
 
 def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:

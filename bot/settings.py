@@ -28,6 +28,7 @@ class Settings(BaseSettings):
     wechat_app_secret: str = ""
     wechat_aes_key: str = ""
     wechat_api_base: str = "https://api.weixin.qq.com"
+    wechat_api_timeout: float = 5.0  # seconds a WeChat API call may take (a send past it is uncertain)
     wechat_template_id: str = ""
     wechat_mode: Literal["", "plain", "compatible", "safe"] = ""  # "" = compatible when an AES key is set
     wechat_subscribe_template_id: str = ""

@@ -44,7 +44,10 @@ def deps_of(source: Any) -> AdminDeps:
 def collect_stats(redis: Any) -> dict[str, Any]:
     """Turn counters, latency, deliveries and queue depths as JSON-ready data."""
     stats = Transcript(redis).stats()
-    return {"turns": stats.model_dump(mode="json") | {"zero_model_share": round(stats.zero_model_share, 4)},
+    # sends whose outcome was unknown (the user may have the text twice; each is in the outcome records)
+    uncertain = sum(n for field, n in stats.deliveries.items() if field.endswith("uncertain"))
+    return {"turns": stats.model_dump(mode="json") | {"zero_model_share": round(stats.zero_model_share, 4),
+                                                      "uncertain_deliveries": uncertain},
             "queues": queue_report(redis).model_dump(mode="json")}
 
 

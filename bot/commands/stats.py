@@ -41,6 +41,8 @@ def render(data: dict[str, Any]) -> list[str]:
         lines.append("queues: none (embedded mode or no worker has run yet)")
     lines.append(f"mailboxes: {q['mailboxes']} users waiting, {q['mailbox_messages']} messages")
     lines.append("deliveries: " + ("  ".join(f"{k}={v}" for k, v in t["deliveries"].items()) or "none recorded"))
+    lines.append(f"uncertain sends (no known outcome; the user may have the text twice): "
+                 f"{t.get('uncertain_deliveries', 0)}")
     return lines
 
 

@@ -97,3 +97,16 @@ def test_a_second_unknown_outcome_parks_the_piece_instead_of_a_third_send(wx: Fa
     assert [o.status for o in out] == ["uncertain", "uncertain", "parked"]
     assert len(wx.state.sent) == 2 and svc.store.parked("u1") == ["回复"]
     assert [o["status"] for o in svc.store.outcomes("u1")] == ["uncertain", "uncertain", "parked"]
+
+
+def test_stats_count_the_uncertain_sends(fake_redis) -> None:
+    from bot.admin.overview import collect_stats
+    from bot.commands.stats import render
+    from runtime.transcript import Transcript
+
+    transcript = Transcript(fake_redis)
+    for status in ("uncertain", "sent", "resent_uncertain", "sent"):
+        transcript.record_delivery("u1", "回复", "custom", status, ref="m1")
+    data = collect_stats(fake_redis)
+    assert data["turns"]["uncertain_deliveries"] == 2
+    assert any(line.endswith(": 2") and line.startswith("uncertain sends") for line in render(data))

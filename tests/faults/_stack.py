@@ -36,14 +36,15 @@ def worker_env(redis_url: str, wx: FakeWeChatServer, **extra: str) -> dict[str, 
 class WorkerPool:
     """``n`` worker processes; ``kill_one`` SIGKILLs a random one and starts a replacement."""
 
-    def __init__(self, redis_url: str, wx: FakeWeChatServer, n: int, **kw: Any) -> None:
-        self._env = worker_env(redis_url, wx)
+    def __init__(self, redis_url: str, wx: FakeWeChatServer, n: int, *, env: dict[str, str] | None = None,
+                 **kw: Any) -> None:
+        self._env = worker_env(redis_url, wx, **(env or {}))
         self._kw = kw
         self._serial = 0
         self.killed = 0
-        self.procs = [self._spawn() for _ in range(n)]
+        self.procs = [self.spawn() for _ in range(n)]
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
+    def spawn(self) -> subprocess.Popen[bytes]:
         self._serial += 1
         name = f"fault-{os.getpid()}-{self._serial}"
         return subprocess.Popen(worker_cmd(name, **self._kw), cwd=ROOT, env=self._env,
@@ -51,11 +52,15 @@ class WorkerPool:
 
     def kill_one(self, rng: random.Random) -> None:
         victim = rng.randrange(len(self.procs))
-        os.kill(self.procs[victim].pid, signal.SIGKILL)
-        self.procs[victim].wait()
-        _close(self.procs[victim])
+        self.kill(self.procs[victim])
+        self.procs[victim] = self.spawn()
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        """SIGKILL ``proc`` (it stays in ``procs``, dead)."""
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _close(proc)
         self.killed += 1
-        self.procs[victim] = self._spawn()
 
     def respawn_dead(self) -> int:
         """Restart workers that exited on their own (what systemd's Restart=always does)."""
@@ -63,7 +68,7 @@ class WorkerPool:
         for i, p in enumerate(self.procs):
             if p.poll() is not None:
                 _close(p)
-                self.procs[i] = self._spawn()
+                self.procs[i] = self.spawn()
                 n += 1
         return n
 
@@ -86,7 +91,7 @@ class WorkerPool:
 
 def _close(p: subprocess.Popen[bytes]) -> str:
     err = ""
-    if p.stderr is not None:
+    if p.stderr is not None and not p.stderr.closed:
         err = p.stderr.read().decode(errors="replace") if p.poll() is not None else ""
         p.stderr.close()
     return err

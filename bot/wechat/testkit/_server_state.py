@@ -51,10 +51,11 @@ class Fault:
 
 @dataclass
 class RandomFaults:
-    """Each call to an endpoint meets ``fault`` with probability ``rate`` (seeded, reproducible)."""
+    """Each call to an endpoint meets one of ``faults`` (picked at random) with probability ``rate``
+    (seeded, reproducible)."""
 
     rate: float
-    fault: Fault
+    faults: tuple[Fault, ...]
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
 
@@ -105,8 +106,8 @@ class FakeWeChatState:
                         queue.remove(fault)
                     return fault
             chaos = self.random_faults.get(endpoint)
-            if chaos is not None and chaos.rng.random() < chaos.rate:
-                return replace(chaos.fault)
+            if chaos is not None and chaos.faults and chaos.rng.random() < chaos.rate:
+                return replace(chaos.rng.choice(chaos.faults))
         return None
 
     def record(self, kind: str, user: str, payload: dict[str, Any]) -> int:

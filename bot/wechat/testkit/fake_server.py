@@ -94,7 +94,7 @@ def build_app(state: FakeWeChatState) -> Starlette:
         fault = Fault(body.get("errcode"), body.get("status"), int(body.get("times", 1)), body.get("user"),
                       body.get("after"), float(body.get("hang_s", 30.0)))
         if "rate" in body:
-            state.random_faults[body["endpoint"]] = RandomFaults(float(body["rate"]), fault)
+            state.random_faults[body["endpoint"]] = RandomFaults(float(body["rate"]), (fault,))
         else:
             state.script(body["endpoint"], fault)
         if "latency" in body:
@@ -153,11 +153,12 @@ class FakeWeChatServer:
         self.state.script(endpoint, Fault(errcode, status, times, user, after, hang_s))
 
     def fail_randomly(self, endpoint: str, rate: float, *, seed: int = 0, errcode: int | None = None,
-                      status: int | None = None, after: str | None = None, hang_s: float = 30.0) -> None:
+                      status: int | None = None, after: str | None = None, hang_s: float = 30.0,
+                      mix: tuple[Fault, ...] = ()) -> None:
         """Each later call to ``endpoint`` fails as :meth:`fail` describes with probability ``rate``
-        (``rate=0`` stops it)."""
-        fault = Fault(errcode, status, 1, None, after, hang_s)
-        self.state.random_faults[endpoint] = RandomFaults(rate, fault, random.Random(seed))
+        (``rate=0`` stops it); ``mix``: further faults, one of them picked at random each time."""
+        faults = ((Fault(errcode, status, 1, None, after, hang_s),) if errcode or status or after else ()) + mix
+        self.state.random_faults[endpoint] = RandomFaults(rate, faults, random.Random(seed))
 
     def __enter__(self) -> FakeWeChatServer:
         self._thread.start()
