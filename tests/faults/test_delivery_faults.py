@@ -77,7 +77,7 @@ def _run(server: PrivateRedis, conn: redis.Redis, wx: FakeWeChatServer, *, users
             killer.start()
         send_all([str(i) for i in range(per_user)])
         # every message handled while the faults (and kills) go on: a reply is then sent or parked
-        assert wait_until(lambda: not any(conn.llen(keys.mailbox(n)) for n in names), 180, 0.25)
+        assert wait_until(lambda: not any(conn.llen(keys.mailbox(n)) for n in names), 300, 0.25)
         if killer is not None:
             killer.stop()
         wx.fail_randomly("custom", 0.0)
@@ -124,7 +124,7 @@ def test_worker_kills_with_500s_and_timeouts_lose_nothing_and_record_every_doubl
     server, conn = private
     faults = (Fault(status=500), Fault(status=503), Fault(after="timeout", hang_s=2.0), Fault(after="reset"))
     figures = _run(server, conn, wx, users=KILL_SIZE[0], per_user=KILL_SIZE[1], faults=faults, rate=0.05,
-                   kill_every=2.0)
+                   kill_every=4.0 if LONG else 2.0)
     assert figures["kills"] >= 3
 
 
