@@ -1,7 +1,7 @@
 """Replies through the customer-service API while WeChat misbehaves and workers die.
 
-* Workers SIGKILLed again and again while WeChat answers 500 and sends time out: no reply lost,
-  every double recorded.
+* Workers SIGKILLed again and again while WeChat answers 500 or 503 and sends time out or are reset
+  after delivery: no reply lost, every double recorded.
 * 3 % of sends are delivered and then time out: no reply lost, none out of order, and no more
   doubles than recorded uncertain outcomes.
 * A worker killed in the middle of a user's turn: the user is answered again within 5 s.
@@ -111,7 +111,6 @@ def _run(server: PrivateRedis, conn: redis.Redis, wx: FakeWeChatServer, *, users
     figures["api_faults"] = sum(1 for n in names for o in store.outcomes(n) if o["status"] in ("failed", "uncertain"))
     print(figures)
     assert done and figures["lost"] == 0, figures
-    assert figures["out_of_order"] == 0, figures
     assert not [c for c in crashes if "Traceback" in c and "SIGKILL" not in c], crashes
     return figures
 
@@ -126,12 +125,15 @@ def test_worker_kills_with_500s_and_timeouts_lose_nothing_and_record_every_doubl
     figures = _run(server, conn, wx, users=KILL_SIZE[0], per_user=KILL_SIZE[1], faults=faults, rate=0.05,
                    kill_every=4.0 if LONG else 2.0)
     assert figures["kills"] >= 3
+    # order is not asserted here: a worker starved past its lease (not killed) may still land a send
+    # it had started after the new holder's later ones; that copy is a recorded double
 
 
 def test_three_percent_delivered_then_timed_out_no_loss_no_disorder_doubles_recorded(private, wx) -> None:
     server, conn = private
     figures = _run(server, conn, wx, users=SIZE[0], per_user=SIZE[1],
                    faults=(Fault(after="timeout", hang_s=2.0),), rate=0.03, kill_every=None)
+    assert figures["out_of_order"] == 0, figures
     assert figures["doubled"] <= figures["uncertain"]
 
 
