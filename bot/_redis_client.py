@@ -18,6 +18,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot._redis_target import RedisTarget
+
 __all__ = ["LeanPipeline", "LeanRedis", "connect"]
 
 _SPECIAL_OPTIONS = frozenset({"NEVER_DECODE", "EMPTY_RESPONSE"})
@@ -93,6 +95,20 @@ class LeanRedis(redis.Redis):  # type: ignore[type-arg]
         return LeanPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
 
 
-def connect(url: str) -> Any:
-    """A :class:`LeanRedis` on ``url`` (as ``redis.Redis.from_url``)."""
-    return LeanRedis.from_url(url)
+def connect(target: RedisTarget | str) -> Any:
+    """A :class:`LeanRedis` on a URL (as ``redis.Redis.from_url``) or on the master Sentinel names.
+
+    With Sentinel, each new connection asks the sentinels for the current master, and a connection
+    that finds its server gone, or demoted to a replica (``READONLY``), is dropped: after a fail-over
+    the next command reaches the promoted replica through redis-py's usual retry."""
+    if isinstance(target, str):
+        return LeanRedis.from_url(target)
+    if not target.uses_sentinel:
+        return LeanRedis.from_url(target.url)
+    from redis.sentinel import Sentinel
+
+    username, password, db = target.credentials()
+    sentinels = Sentinel(list(target.sentinels), sentinel_kwargs={
+        "password": target.sentinel_password or None, "socket_timeout": 1.0, "socket_connect_timeout": 1.0})
+    return sentinels.master_for(target.master, redis_class=LeanRedis, db=db, username=username,
+                                password=password, socket_connect_timeout=2.0, socket_keepalive=True)

@@ -27,8 +27,10 @@ from urllib.parse import urlparse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from bot._redis_target import RedisTarget
 from bot._webhook_redis import Call, RedisClient, run_script, script_sha
 from bot._webhook_resp import PipelinedConnection, RedisAddress
+from bot._webhook_sentinel import SentinelAddress
 from bot._webhook_wait import ReplyNotifier, SubscribedNotifier, ThreadedNotifier
 
 T = TypeVar("T")
@@ -71,12 +73,23 @@ class ThreadedScripts:
 
 
 class PipelinedScripts:
-    """Pipelined scripts over one connection to ``redis://`` / ``unix://`` ``url`` (no TLS)."""
+    """Pipelined scripts over one connection to ``redis://`` / ``unix://`` ``url`` (no TLS), or to the
+    master of a :class:`~bot._webhook_sentinel.SentinelAddress`.
 
-    def __init__(self, url: str, *, connect_timeout_s: float = 2.0, stall_s: float = 3.0,
-                 fallback: ThreadedScripts) -> None:
-        self.address = RedisAddress.from_url(url, connect_timeout_s)
+    ``wait_replicas``: a call succeeds only once that many replicas hold its writes — at most as many
+    as the master has attached (``ROLE``, read at most a second ago): right after a fail-over the
+    promoted master is alone, and refusing every message until a replica is back would lose what
+    WeChat gives up retrying. One ``WAIT`` per loop tick covers every call of the tick; fewer
+    confirmations within ``wait_timeout_ms`` raise ``ConnectionError``, so the webhook answers 503
+    and WeChat retries (every script is idempotent)."""
+
+    def __init__(self, url: str | RedisAddress, *, connect_timeout_s: float = 2.0, stall_s: float = 3.0,
+                 fallback: ThreadedScripts, wait_replicas: int = 0, wait_timeout_ms: int = 500) -> None:
+        self.address = url if isinstance(url, RedisAddress) else RedisAddress.from_url(url, connect_timeout_s)
         self._stall_s = stall_s
+        self._wait = (wait_replicas, wait_timeout_ms)
+        self._attached = 0  # replicas of the master, from its last ROLE
+        self._role_at = -1.0
         self._fallback = fallback
         self._conn: PipelinedConnection | None = None
         self._connecting: asyncio.Future[PipelinedConnection] | None = None
@@ -94,20 +107,46 @@ class PipelinedScripts:
                 self._connecting = None
 
     async def _connect(self) -> PipelinedConnection:
-        self._conn = await self.address.connect(self._stall_s)
-        return self._conn
+        conn = await self.address.connect(self._stall_s)
+        if self._wait[0] > 0:
+            self._on_role(await conn.send(("ROLE",)))
+        self._conn = conn
+        return conn
+
+    def _on_role(self, role: Any) -> None:
+        self._role_at = asyncio.get_running_loop().time()
+        if isinstance(role, list) and len(role) == 3 and role[0] == b"master":
+            self._attached = len(role[2])
 
     async def run(self, call: Call) -> Any:
         conn = self._conn
         if conn is None or conn.broken is not None:
             conn = await self._connection()
-        reply = await conn.send(("EVALSHA", script_sha(call.script), len(call.keys), *call.keys, *call.args))
+        reply, barrier = await self._send(conn, ("EVALSHA", script_sha(call.script), len(call.keys), *call.keys,
+                                                 *call.args))
         if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
-            reply = await (await self._connection()).send(("EVAL", call.script, len(call.keys), *call.keys,
-                                                           *call.args))
+            conn = await self._connection()
+            reply, barrier = await self._send(conn, ("EVAL", call.script, len(call.keys), *call.keys, *call.args))
         if isinstance(reply, ResponseError):
+            if str(reply).startswith("READONLY"):  # the master became a replica: find the new one
+                conn.fail(RedisConnectionError("the server is a replica now"))
+                raise RedisConnectionError(f"not the master any more: {reply}")
             raise reply
+        if barrier is not None:
+            wanted, confirmed = barrier
+            if int(await confirmed) < wanted:
+                raise RedisConnectionError(f"fewer than {wanted} replicas confirmed the write within "
+                                           f"{self._wait[1]} ms")
         return reply
+
+    async def _send(self, conn: PipelinedConnection, command: tuple[Any, ...]) -> tuple[Any, Any]:
+        if self._wait[0] > 0 and asyncio.get_running_loop().time() - self._role_at >= 1.0:
+            self._role_at = asyncio.get_running_loop().time()  # the master's replicas, once a second
+            self._on_role(await conn.send(("ROLE",)))
+        reply = conn.send(command)
+        wanted = min(self._wait[0], self._attached)
+        barrier = (wanted, conn.replicated(wanted, self._wait[1])) if wanted > 0 else None
+        return await reply, barrier
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._fallback.off_loop(fn, *args)
@@ -121,9 +160,15 @@ class PipelinedScripts:
         self._fallback.close()
 
 
-def script_runner(redis: RedisClient, url: str | None, threads: int = 32) -> ScriptRunner:
-    """Pipelined on a plain ``redis://``/``unix://`` ``url``; threaded otherwise (no URL, TLS)."""
+def script_runner(redis: RedisClient, target: RedisTarget | str | None, threads: int = 32) -> ScriptRunner:
+    """Pipelined on a plain ``redis://``/``unix://`` URL or through Sentinel; threaded otherwise (no
+    server: the embedded substitute; TLS)."""
     threaded = ThreadedScripts(redis, threads)
-    if url and urlparse(url).scheme in ("redis", "unix"):
-        return PipelinedScripts(url, fallback=threaded)
+    if isinstance(target, str) or target is None:
+        target = RedisTarget(url=target or "")
+    wait = {"wait_replicas": target.wait_replicas, "wait_timeout_ms": target.wait_timeout_ms}
+    if target.uses_sentinel:
+        return PipelinedScripts(SentinelAddress.of(target), fallback=threaded, **wait)
+    if target.url and urlparse(target.url).scheme in ("redis", "unix"):
+        return PipelinedScripts(target.url, fallback=threaded, **wait)
     return threaded

@@ -133,6 +133,8 @@ class PipelinedConnection(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self.progress = 0.0  # loop time of the last reply, or of a send to an idle connection
         self._stall_s = stall_s
+        self._barrier: asyncio.Future[Any] | None = None
+        self._barrier_command: tuple[Any, ...] = ()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -159,7 +161,24 @@ class PipelinedConnection(asyncio.Protocol):
         self.waiting.append(future)
         return future
 
+    def replicated(self, replicas: int, timeout_ms: int) -> asyncio.Future[Any]:
+        """The number of replicas holding every write sent so far: one ``WAIT`` that follows all the
+        commands of this loop tick (call it right after :meth:`send`, before awaiting)."""
+        if self.broken is not None:
+            raise RedisConnectionError(f"connection lost: {self.broken!r}")
+        if self._barrier is None:
+            self._barrier = self._loop.create_future()
+            self._barrier.add_done_callback(_retrieved)
+            self._barrier_command = ("WAIT", replicas, timeout_ms)
+            if not self.buffer:
+                self._loop.call_soon(self._flush)
+        return self._barrier
+
     def _flush(self) -> None:
+        if self._barrier is not None:
+            self.buffer.append(hiredis.pack_command(self._barrier_command))
+            self.waiting.append(self._barrier)
+            self._barrier = None
         if self.buffer and self.broken is None and self.transport is not None:
             self.transport.write(b"".join(self.buffer))
         self.buffer.clear()
@@ -187,9 +206,18 @@ class PipelinedConnection(asyncio.Protocol):
     def fail(self, exc: BaseException) -> None:
         if self.broken is None:
             self.broken = exc
+        if self._barrier is not None:
+            self.waiting.append(self._barrier)
+            self._barrier = None
         while self.waiting:
             future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(RedisConnectionError(f"connection lost: {exc!r}"))
         if self.transport is not None:
             self.transport.close()
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """A barrier nobody awaited (its call failed first) must not be logged as an unretrieved error."""
+    if not future.cancelled():
+        future.exception()

@@ -29,11 +29,12 @@ class Runtime:
 
 
 def make_redis(settings: Settings) -> Any:
-    """A Redis client: the configured server, or an in-process substitute (embedded mode)."""
-    if settings.redis_url:
+    """A Redis client: the configured server (or Sentinel's master), or an in-process substitute
+    (embedded mode)."""
+    if not settings.embedded:
         from bot._redis_client import connect
 
-        return connect(settings.redis_url)
+        return connect(settings.redis_target())
     import fakeredis
 
     return fakeredis.FakeRedis(server=_embedded_server())
@@ -82,8 +83,8 @@ def build_runtime(settings: Settings, *, store: ContextStore | None = None, redi
 
     redis = redis if redis is not None else make_redis(settings)
     if store is None:
-        store = (RedisContextStore(redis, idle_ttl=settings.context_idle_ttl) if settings.redis_url
-                 else InMemoryContextStore())
+        store = (InMemoryContextStore() if settings.embedded
+                 else RedisContextStore(redis, idle_ttl=settings.context_idle_ttl))
     db = make_engine(database_url or settings.database())
     init_db(db)
     services = Services(db=db, weather=weather if weather is not None else make_weather(settings, redis),

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot._redis_target import RedisTarget, parse_sentinels
 
 
 class Settings(BaseSettings):
@@ -17,6 +19,14 @@ class Settings(BaseSettings):
                                       case_sensitive=False)
 
     redis_url: str = ""
+    # Redis Sentinel (fail-over): "host:port,host:port" of the sentinels and the name of the master they
+    # watch; REDIS_URL then only gives the data servers' user, password and DB (bot/_redis_target.py)
+    redis_sentinels: str = ""
+    redis_sentinel_master: str = Field(default="", validate_default=True)
+    redis_sentinel_password: str = ""  # the sentinels' own requirepass, if any
+    # the webhook answers 200 only once this many replicas hold the message (default: 1 with Sentinel)
+    redis_wait_replicas: int | None = Field(default=None, ge=0)
+    redis_wait_timeout_ms: int = Field(default=500, ge=1)
     database_url: str = ""
     data_dir: Path = Path(".wxbot")
     wxbot_tz: str = "Asia/Shanghai"
@@ -51,6 +61,19 @@ class Settings(BaseSettings):
     transcript_max_len: int = 2000
     transcript_max_age_days: int = 30
 
+    @field_validator("redis_sentinels")
+    @classmethod
+    def _sentinels_are_addresses(cls, value: str) -> str:
+        parse_sentinels(value)
+        return value
+
+    @field_validator("redis_sentinel_master")
+    @classmethod
+    def _sentinels_need_a_master(cls, value: str, info: ValidationInfo) -> str:
+        if info.data.get("redis_sentinels") and not value.strip():
+            raise ValueError("REDIS_SENTINELS is set: name the master they watch in REDIS_SENTINEL_MASTER")
+        return value.strip()
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
         """Settings from ``env`` (a mapping; defaults to the process environment) and the ``.env`` file."""
@@ -65,7 +88,15 @@ class Settings(BaseSettings):
     @property
     def embedded(self) -> bool:
         """True when no Redis server is configured: everything runs in one process."""
-        return not self.redis_url
+        return not self.redis_url and not self.redis_sentinels
+
+    def redis_target(self) -> RedisTarget:
+        """Where the Redis server is (a URL, or Sentinel's master); meaningless when embedded."""
+        sentinels = parse_sentinels(self.redis_sentinels)
+        wait = self.redis_wait_replicas if self.redis_wait_replicas is not None else (1 if sentinels else 0)
+        return RedisTarget(url=self.redis_url, sentinels=sentinels, master=self.redis_sentinel_master,
+                           sentinel_password=self.redis_sentinel_password, wait_replicas=wait,
+                           wait_timeout_ms=self.redis_wait_timeout_ms)
 
     def database(self) -> str:
         """The SQL URL: ``DATABASE_URL`` or an SQLite file under the data directory."""

@@ -34,16 +34,20 @@ def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bo
     Without a Redis URL, the local conversation of ``wxbot chat`` (``--state DIR``, default
     ``DATA_DIR/chat``) is read from its snapshot; with ``writes`` it is saved back when the command ends.
     """
-    url = getattr(args, "redis_url", None) or settings.redis_url
-    if not url:
+    url = getattr(args, "redis_url", None)
+    if not url and settings.embedded:
         return _local(args, settings, command, writes=writes)
     import redis
 
-    client = redis.Redis.from_url(url)
+    from bot._redis_client import connect as connect_redis
+    from bot._redis_target import RedisTarget
+
+    target = RedisTarget(url=url) if url else settings.redis_target()  # Sentinel's master when configured
+    client = connect_redis(target)
     try:
         client.ping()
     except redis.RedisError as exc:
-        print(f"wxbot {command}: cannot reach Redis at {_safe_url(url)}: {exc}", file=sys.stderr)
+        print(f"wxbot {command}: cannot reach Redis ({target.describe()}): {exc}", file=sys.stderr)
         return None
     return client
 
@@ -62,10 +66,6 @@ def _local(args: argparse.Namespace, settings: Any, command: str, *, writes: boo
     if writes:
         atexit.register(state.save)
     return state.redis
-
-
-def _safe_url(url: str) -> str:
-    return re.sub(r"//[^@/]*@", "//***@", url)
 
 
 def parse_since(value: str | None, now: datetime | None = None) -> datetime | str | None:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     configure_logging(settings)
     redis = make_redis(settings)
     db = make_engine(settings.database())
-    sink_name = args.sink or ("rq" if settings.redis_url else "inline")
+    sink_name = args.sink or ("inline" if settings.embedded else "rq")
     sink: PushSink
     if sink_name == "rq":
         from bot.queue import make_queue

@@ -24,10 +24,10 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
     from bot.webhook import WebhookConfig, create_app
 
     engine: Any = None
-    if settings.redis_url:
+    if not settings.embedded:
         from bot._redis_client import connect
 
-        conn: Any = connect(settings.redis_url)
+        conn: Any = connect(settings.redis_target())
         dispatch: Any = RQDispatcher(make_queue(conn))
     else:
         from bot.app import make_redis
@@ -43,11 +43,12 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
                            rate_limit_per_minute=settings.rate_limit_per_minute)
     from bot._webhook_aio import script_runner
 
-    app = create_app(config, redis=conn, dispatch=dispatch, scripts=script_runner(conn, settings.redis_url))
+    target = None if settings.embedded else settings.redis_target()  # a URL, or the master Sentinel names
+    app = create_app(config, redis=conn, dispatch=dispatch, scripts=script_runner(conn, target))
     from bot.admin import AdminDeps, mount
 
     mount(app, AdminDeps.build(settings, conn, engine), webhook_path=args.path)  # /admin, /simulator, /metrics
-    if not settings.redis_url:
+    if settings.embedded:
         app.state.embedded_edge = edge
         app.state.embedded_redis = conn
     return app
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         return 2
     configure_logging(settings)
     app = build_app(args, settings)
-    if not settings.redis_url:
+    if settings.embedded:
         start_embedded_scheduler(app, settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info",
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")

@@ -30,8 +30,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     from bot.queue import make_queue
     from bot.worker import EdgeWorker
 
-    if not settings.redis_url:
-        print("wxbot worker needs REDIS_URL (embedded mode runs the worker inside `wxbot serve`)")
+    if settings.embedded:
+        print("wxbot worker needs REDIS_URL or REDIS_SENTINELS (embedded mode runs the worker inside `wxbot serve`)")
         return 2
     from bot.commands.db import schema_gate
     from bot.logs import configure_logging
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         print(refusal, file=sys.stderr)
         return 2
     configure_logging(settings)
-    conn = connect(settings.redis_url)
+    conn = connect(settings.redis_target())
     rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
     rt.typing_after_s = args.typing_after
     rt.lanes = max(1, args.lanes)
