@@ -99,26 +99,13 @@ class Dialogue:
         return value
 
     def extract_active(self, turn: TurnState, text: str) -> dict[str, Any]:
-        """Slots of the active action that ``text`` names by their own units or keywords (strict
-        parsing), leaving out free-text slots and values the task already holds. In a correction
-        ("不是3个，是4个") the words after the last 是/改成 count."""
+        """Slots of the active action that ``text`` names by their own units or keywords."""
         session = turn.ctx.active
         action = self.registry.action(session.skill, session.action) if session else None
         if session is None or action is None:
             return {}
-        found = extract_all(action, text, turn.now)
-        tail = correction_tail(text)
-        if tail:
-            found.update(extract_all(action, tail, turn.now))
-            for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
-                slot = action.slot(name)
-                if slot is not None and slot.parser == "time" and isinstance(session.params.get(name), dict):
-                    found[name] = corrected_time(TimeExpr.from_param(value), TimeExpr.from_param(
-                        session.params[name]), tail).to_param()
         expected = session.expected_input.field if session.expected_input else None
-        return {name: value for name, value in found.items()
-                if (slot := action.slot(name)) is not None and session.params.get(name) != value
-                and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
+        return changed_slots(action, session.params, text, turn.now, expected=expected)
 
     def spare_text(self, turn: TurnState, text: str) -> dict[str, Any]:
         """An otherwise unexplained message while a non-text slot is asked: the value of the one
@@ -287,6 +274,26 @@ def _typed(action: ActionSpec, params: dict[str, Any], turn: TurnState) -> dict[
         if value is not None:
             typed[name] = value
     return typed
+
+
+def changed_slots(action: ActionSpec, params: dict[str, Any], text: str, now: Any, *, expected: str | None = None,
+                  corrections: bool = True) -> dict[str, Any]:
+    """Slots of ``action`` that ``text`` names by their own units or keywords (strict parsing) with a value
+    other than the one in ``params``, leaving out free-text slots (but the ``expected`` one, when its skill
+    extracts it). With ``corrections``, in a correction ("不是3个，是4个") the words after the last 是/改成
+    count, and a corrected time is read against the one it corrects."""
+    found = extract_all(action, text, now)
+    tail = correction_tail(text) if corrections else None
+    if tail:
+        found.update(extract_all(action, tail, now))
+        for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
+            slot = action.slot(name)
+            if slot is not None and slot.parser == "time" and isinstance(params.get(name), dict):
+                found[name] = corrected_time(TimeExpr.from_param(value), TimeExpr.from_param(params[name]),
+                                             tail).to_param()
+    return {name: value for name, value in found.items()
+            if (slot := action.slot(name)) is not None and params.get(name) != value
+            and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

@@ -18,9 +18,8 @@ from zoneinfo import ZoneInfo
 
 from runtime import texts
 from runtime._apply import apply_match
-from runtime._dialogue import Dialogue
+from runtime._dialogue import Dialogue, changed_slots
 from runtime._hanzi import simplified
-from runtime._slots import extract_all
 from runtime._summary import build_model_summary
 from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
@@ -242,9 +241,7 @@ class Engine:
         action = self.registry.action(pending.skill, pending.action) if pending else None
         if pending is None or action is None or not CORRECTION.search(view.text):
             return None
-        found = {name: value for name, value in extract_all(action, view.text, turn.now).items()
-                 if (slot := action.slot(name)) is not None and slot.parser != "text"
-                 and pending.params.get(name) != value}
+        found = changed_slots(action, pending.params, view.text, turn.now, corrections=False)
         if not found:
             return None
         return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent, params={"slots": found},
