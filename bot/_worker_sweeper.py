@@ -26,7 +26,7 @@ def sweep_once(redis: RedisClient, dispatch: Dispatcher, *, now: float | None = 
     handoff, mailbox = Handoff(redis), Mailbox(redis)
     enqueued = 0
     for user, message_key in handoff.due(now):
-        state, reply = handoff.release(user, message_key)
+        state, reply = handoff.release_late(user, message_key, now)
         if state == "released_ready" and reply:
             dispatch.released(user, message_key, reply)
             enqueued += 1

@@ -3,7 +3,11 @@
 States of one message: ``waiting`` (a webhook request may still answer it) → ``ready`` (the worker
 put the reply there) → ``taken`` (a webhook answered with it); or ``released`` (nobody waits any
 more: the worker delivers through the API) / ``released_ready`` (a ready reply nobody took in time:
-the sweeper hands it to the API path).
+the sweeper hands it to the API path) → ``sent_late`` (that delivery settled).
+
+A ``released_ready`` hand-off stays on the deadline list, due again ``LATE_RETRY_S`` later, until
+its delivery settles: a late-delivery job lost with a killed worker is handed out again, and the
+delivery, deduped by its key, sends nothing twice unrecorded.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from bot._webhook_redis import Call, RedisClient, run_script
 from bot._webhook_redis import text as _s
 
 HANDOFF_TTL_S = 900
+LATE_RETRY_S = 60.0  # a released reply whose delivery has not settled by then is handed out again
 
 _OPEN = """
 local existed = redis.call('EXISTS', KEYS[1])
@@ -45,7 +50,9 @@ return {state or 'gone', ''}
 """
 _RELEASE = """
 local state = redis.call('HGET', KEYS[1], 'state')
-redis.call('ZREM', KEYS[2], ARGV[1])
+if state ~= 'released_ready' then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
 if state == 'waiting' then
   redis.call('HSET', KEYS[1], 'state', 'released')
   redis.call('PUBLISH', ARGV[2], ARGV[1])
@@ -56,6 +63,30 @@ if state == 'ready' then
   return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
 end
 return {state or 'gone', ''}
+"""
+
+
+_RELEASE_LATE = """
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'ready' or state == 'released_ready' then
+  redis.call('HSET', KEYS[1], 'state', 'released_ready')
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+if state == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'released')
+  redis.call('PUBLISH', ARGV[2], ARGV[1])
+  return {'released', ''}
+end
+return {state or 'gone', ''}
+"""
+_SENT_LATE = """
+if redis.call('HGET', KEYS[1], 'state') == 'released_ready' then
+  redis.call('HSET', KEYS[1], 'state', 'sent_late')
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
 """
 
 
@@ -120,6 +151,18 @@ class Handoff:
     def release(self, user: str, message_key: str) -> tuple[str, str]:
         """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""
         return state_text(run_script(self._redis, *release_call(user, message_key)))
+
+    def release_late(self, user: str, message_key: str, now: float) -> tuple[str, str]:
+        """The sweeper's release: like :meth:`release`, but a ready reply (or one released before whose
+        delivery has not settled) is returned for the API path and kept due again ``LATE_RETRY_S`` on."""
+        return state_text(run_script(
+            self._redis, _RELEASE_LATE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+            [f"{user}|{message_key}", keys.replies_channel(), now + LATE_RETRY_S]))
+
+    def sent_late(self, user: str, message_key: str) -> None:
+        """The late delivery of a released reply settled: it is not handed out again."""
+        run_script(self._redis, _SENT_LATE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+                   [f"{user}|{message_key}"])
 
     def due(self, now: float, limit: int = 100) -> list[tuple[str, str]]:
         """Hand-offs whose deadline passed, as ``(user, message_key)``."""
