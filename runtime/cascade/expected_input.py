@@ -8,7 +8,8 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
   correction of one already given, others given out of order, several at once — never the
   expected slot's value by accident ("不对，我们是六个人" while the budget is asked is not ¥6);
 * otherwise the expected slot's lenient parse (a bare "3"), with a read-only clause beside it (mixed);
-* a request in its own right (a new task) steps aside too.
+* a request in its own right (a new task) steps aside too, and so does an elliptical question
+  ("那广州呢") right after a side question: it follows up that question, it does not answer ours.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from runtime.cascade._match import Kind, Match
-from runtime.cascade.rules import RuleRouter
+from runtime.cascade.rules import RuleRouter, is_elliptical_question
 from runtime.parsers.slots import parse_choice
 from runtime.turn import Stage
 from runtime.views import RouterView
@@ -71,6 +72,9 @@ class ExpectedInputStage:
         if routed and routed[0] in self._read_only and routed[0] != "chitchat" and QUESTION.search(text) \
                 and len(clauses) <= 1:
             return None  # a side question: answered by its own intent, the pending question repeated
+        if view.last_intent in self._read_only and view.last_intent != view.active_intent \
+                and is_elliptical_question(text) and QUESTION.search(text):
+            return None  # "那广州呢" after a side question about the weather: its follow-up
         strict = dict(extract(text)) if extract is not None else {}
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):

@@ -63,6 +63,12 @@ def follow_up_fragment(text: str) -> str | None:
     return fragment or None
 
 
+def is_elliptical_question(text: str) -> bool:
+    """"那广州呢", "那要是周四呢": a question that only makes sense against the last query's frame
+    (a correction such as "不对，是6个人" is not one)."""
+    return _FOLLOW_UP.match(text.strip()) is not None
+
+
 def rules_from(triggers: Iterable[Trigger]) -> tuple[Rule, ...]:
     """Compiled rules for skill triggers (in the order given), then the small-talk rule."""
     return (*(_r(t.name, t.intent, t.pattern, t.unless) for t in triggers), CHITCHAT_RULE)
