@@ -22,7 +22,7 @@ from runtime.context import (
 from runtime.parsers._time_merge import corrected_time
 from runtime.parsers.slots import parse_yes_no
 from runtime.parsers.timephrase import TimeExpr
-from runtime.skill import ActionSpec, SkillRegistry, SkillResult
+from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
 log = logging.getLogger(__name__)
@@ -131,6 +131,21 @@ class Dialogue:
                     return
         missing = missing_slots(action, session.params, session.asked_optional)
         session.missing = missing
+        looked = [s for s in action.slots if s.lookup is not None
+                  and (s.name == missing[0] if missing else s.name in session.params)]
+        for slot in looked:
+            found = self._look_up(turn, session, slot)
+            if found is None:
+                continue
+            if not found.ok:  # nothing to act on: say so, no question and no yes/no
+                turn.ctx.active = None
+                turn.say(found.reply)
+                self.offer_resume(turn)
+                return
+            session.params.pop(slot.name, None)
+            session.missing = missing_slots(action, session.params, session.asked_optional)
+            self._ask(turn, session, action, slot.name, question=found.reply)
+            return
         if missing:
             self._ask(turn, session, action, missing[0])
             return
@@ -141,6 +156,18 @@ class Dialogue:
             return
         self.run(turn, session.skill, action, params, turn.inbound.msg_id)
         self.offer_resume(turn)
+
+    def _look_up(self, turn: TurnState, session: SkillSession, slot: SlotSpec) -> SkillResult | None:
+        """The slot's ``lookup`` in the skill's data; a failing lookup lets the engine go on as before."""
+        assert slot.lookup is not None
+        view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
+                              params=session.params)
+        try:
+            return slot.lookup(view, view.params, self.services)
+        except Exception as exc:  # a lookup is a courtesy: its failure must not lose the turn
+            log.exception("lookup of %s.%s failed", session.skill, slot.name)
+            turn.trace.errors.append(f"lookup {session.skill}.{slot.name}: {type(exc).__name__}: {exc}"[:300])
+            return None
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
              question: str | None = None) -> None:

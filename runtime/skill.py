@@ -15,7 +15,7 @@ from typing import Any
 from runtime.views import ExecView
 
 __all__ = [
-    "ActionSpec", "Choice", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotSpec", "SlotType",
+    "ActionSpec", "Choice", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotLookup", "SlotSpec", "SlotType",
     "Trigger", "READ_ONLY_INTENTS", "INTENTS", "WRITE_INTENTS",
 ]
 
@@ -52,6 +52,8 @@ class SlotType(StrEnum):
 
 Extractor = Callable[[str], Any]
 SlotCheck = Callable[[Any], "str | None"]
+# (exec view, params so far, services) → None, or what to say instead of going on (see SlotSpec.lookup)
+SlotLookup = Callable[[ExecView, Mapping[str, Any], Any], "SkillResult | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,11 @@ class SlotSpec:
     ``extract`` optionally pulls the value out of a whole first message (skill-specific
     wording such as a reminder's content); otherwise the engine extracts by ``parser``.
     ``ask_once`` marks an optional slot asked for once after the required ones.
+    ``lookup`` looks the slot up in the skill's own data (the router never reads lists, DESIGN §6.2)
+    when it is about to be asked and when its value is set, before a confirmation: None lets the
+    engine go on; a result that is ``ok`` is the question to ask instead (the numbered list to pick
+    from, the value dropped); a result that is not ``ok`` ends the task with its reply (nothing to
+    pick from: "你现在没有待提醒的事项").
     """
 
     name: str
@@ -74,6 +81,7 @@ class SlotSpec:
     hint: str = ""
     extract: Extractor | None = None
     check: SlotCheck | None = None
+    lookup: SlotLookup | None = None
 
 
 @dataclass(frozen=True, slots=True)

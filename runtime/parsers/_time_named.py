@@ -121,12 +121,12 @@ _UNIT_DAYS = {"天": 1, "日": 1, "晚": 1, "周": 7, "星期": 7, "礼拜": 7}
 
 
 @rule(r"(?:的)?(?<!最)(?P<pre>提前|前|后)(?P<n>[0-9一二两三四五六七八九十]+|半)个?"
-      r"(?P<unit>天|日|晚|周|星期|礼拜|分钟|小时|钟头)")
+      r"(?P<unit>天|日|晚|周|星期|礼拜|分钟|小时|钟头|钟(?![点头]))")
 def _offset(m: re.Match[str]) -> Token | None:
     raw, unit, pre = m.group("n"), m.group("unit"), m.group("pre")
     sign = 1 if pre == "后" else -1
     name = "ahead" if pre == "提前" else ""  # 提前半小时提醒我: counts back from the moment said elsewhere
-    if unit in ("分钟", "小时", "钟头"):
+    if unit in ("分钟", "小时", "钟头", "钟"):
         n = 0.5 if raw == "半" else cn_int(raw)
         if n is None or n <= 0:
             return None

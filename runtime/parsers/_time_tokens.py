@@ -221,7 +221,7 @@ def _quarters(m: re.Match[str]) -> Token | None:
     return None if not q else tok(m, Kind.DELTA, minutes=15.0 * q)
 
 
-@rule(rf"(?:再过|过)?(?:(?P<h>{_DN}|半)(?P<hh>个半)?个?(?:小时|钟头)(?P<h2>半)?)?"
+@rule(rf"(?:再过|过)?(?:(?P<h>{_DN}|半)(?P<hh>个半)?(?:个?(?:小时|钟头)|个?钟(?![点头]))(?P<h2>半)?)?"
        rf"(?:零?(?P<m>{_DN})(?:分钟|分))?{_AFTER}")
 def _delta(m: re.Match[str]) -> Token | None:
     minutes = 0.0

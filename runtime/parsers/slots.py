@@ -23,9 +23,16 @@ def _search(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text)
 
 
+_PLUS = re.compile(r"(\d+)\s*(?:个人|位|口人|口|个|人)?\D{0,6}?(?:加上|外加|再加|加|还有|另外|以及|和|跟)"
+                   r"\D{0,6}?(\d+)\s*(?:个人|位|口人|口|个|人)(?!\d)")
+
+
 def parse_count(text: str, answer: bool) -> int | None:
-    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口."""
+    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口, 我们家仨加上客人俩 (5)."""
     t = normalize_numerals(text)
+    plus = _PLUS.search(t)
+    if plus is not None and not _search(r"\d\s*(?:块|元|钱|¥)", t[plus.start():plus.end() + 2]):
+        return int(plus.group(1)) + int(plus.group(2))
     groups = re.findall(r"(\d+)\s*(?:个|位|名)?(?:大人|成人|小孩|孩子|小朋友|老人)", t)
     if len(groups) >= 2:
         return sum(int(g) for g in groups)
@@ -102,13 +109,13 @@ def parse_number(text: str, answer: bool) -> float | None:
 def parse_duration(text: str, answer: bool) -> float | None:
     """Minutes: 30分钟, 半小时, 一刻钟, 一个半小时, 1.5小时, 2小时20分."""
     t = normalize_numerals(text)
-    if _search(r"(?<!\d)半(?:个)?小时", t) and not _search(r"\d+\s*个?半小时", t):
+    if _search(r"(?<!\d)半(?:个)?(?:小时|钟头|钟(?!点))", t) and not _search(r"\d+\s*个?半(?:小时|钟头|钟)", t):
         return 30.0
     if "刻钟" in t:
         m = _search(r"(\d+)\s*刻钟", t)
         return 15.0 * (int(m.group(1)) if m else 1)
     total, found = 0.0, False
-    m = _search(_NUM + r"\s*个?\s*(半)?\s*(?:小时|钟头|h\b)", t)
+    m = _search(_NUM + r"\s*个?\s*(半)?\s*(?:小时|钟头|h\b|钟(?![点头]))", t)
     if m:
         total += float(m.group(1)) * 60 + (30 if m.group(2) else 0)
         found = True

@@ -24,6 +24,7 @@ _REMINDER = re.compile(r"(?:那个|这个|那条|这条|那一条|这一条|的)
 _TAIL = re.compile(r"(?:那个|这个|那条|这条|的)*(?:提醒)?(?:以后|今后)?(?:就|也|都)?"
                    r"(?:吧|了|掉|一下|取消|删掉|删除|删了|去掉|不要|不用|不需要|别|停|关)*$")
 _TIMER = re.compile(r"倒计时|计时器|计时|定时器")
+_SOME = re.compile(r"(?:一|1)?\s*(?:个|条)|某(?:一)?(?:个|条)|一下|哪个|哪条")
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
@@ -94,6 +95,8 @@ def parse_target(text: str) -> int | str | None:
     else:
         words = rest
     words = _clean(_TAIL.sub("", _clean(words)))
+    if _SOME.fullmatch(words):
+        return None  # 删个提醒 / 取消一个提醒: which one is still to be asked
     number = _NUMBER.fullmatch(words)
     if number is not None:
         value = _small_int(number.group("n"))

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from runtime.skill import (
     ActionSpec,
-    Choice,
     SkillResult,
     SkillSpec,
     SlotSpec,
@@ -26,6 +24,7 @@ from runtime.skill import (
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
+from skills.reminders._listing import left, line, list_reminders, local, lookup_target, target_of
 from skills.reminders._text import (
     ALL,
     TIMER,
@@ -33,7 +32,6 @@ from skills.reminders._text import (
     extract_content,
     extract_kind,
     extract_target,
-    parse_target,
 )
 from skills.reminders._triggers import TRIGGERS
 from skills.reminders._when import as_time, check_when, unexplained_question
@@ -48,26 +46,11 @@ def _when(value: Any) -> TimeExpr | None:
     return as_time(value)
 
 
-def _left(view: ExecView, at: datetime) -> str:
-    seconds = max(0, int((at - view.now).total_seconds()))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}小时{minutes}分钟" if minutes else f"{hours}小时"
-    if minutes:
-        return f"{minutes}分{secs}秒" if secs else f"{minutes}分钟"
-    return f"{secs}秒"
-
-
-def _local(view: ExecView, dt: datetime) -> datetime:
-    return dt.astimezone(ZoneInfo(view.tz))
-
-
 def _describe(view: ExecView, at: datetime, rrule: str | None) -> str:
-    local = _local(view, at)
+    mine = local(view, at)
     if rrule:
-        return f"{describe_rrule(rrule, local)}（第一次：{format_when(local)}）"
-    return format_when(local)
+        return f"{describe_rrule(rrule, mine)}（第一次：{format_when(mine)}）"
+    return format_when(mine)
 
 
 def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -85,7 +68,7 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
                                         rrule=when.rrule, tz=view.tz, msg_id=view.msg_id)
     said = _describe(view, when.at, when.rrule)
     if content == TIMER_CONTENT:
-        reply = f"好的，开始计时{_left(view, when.at)}，{_local(view, when.at):%H:%M:%S} 到点提醒你。"
+        reply = f"好的，开始计时{left(view, when.at)}，{local(view, when.at):%H:%M:%S} 到点提醒你。"
     else:
         reply = f"好的，{said} 提醒你：{content}"
     return SkillResult(
@@ -97,55 +80,9 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     )
 
 
-def _line(view: ExecView, item: store.ActiveReminder) -> str:
-    local = _local(view, item.next_due)
-    if item.rrule:
-        return f"{item.number}. {describe_rrule(item.rrule, local)} {item.content}（下次 {format_when(local)}）"
-    return f"{item.number}. {format_when(local)} {item.content}"
-
-
-def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """The user's pending reminders, numbered (the numbers cancel refers to)."""
-    active = store.list_active(services.db, view.user)
-    if params.get("kind") == TIMER:
-        return _timers(view, active)
-    if not active:
-        return SkillResult("你现在没有待提醒的事项。可以说「明天早上8点提醒我开会」来添加。",
-                           data={"count": 0}, dto={"reminders": []})
-    lines = "\n".join(_line(view, r) for r in active)
-    return SkillResult(
-        f"你的提醒（共{len(active)}条）：\n{lines}\n回复编号或「取消第1个」可以取消。",
-        choices=tuple(Choice(r.content, "reminder.cancel", {"target": r.number}) for r in active),
-        data={"count": len(active), "ids": [r.reminder_id for r in active]},
-        dto={"reminders": [{"number": r.number, "content": r.content,
-                            "when": format_when(_local(view, r.next_due))} for r in active]},
-    )
-
-
-def _timers(view: ExecView, active: list[store.ActiveReminder]) -> SkillResult:
-    timers = [r for r in active if r.content == TIMER_CONTENT]
-    if not timers:
-        return SkillResult("现在没有进行中的计时器。可以说「10分钟计时器」开始计时。", data={"count": 0},
-                           dto={"timers": []})
-    lines = "；".join(f"还剩{_left(view, r.next_due)}（{_local(view, r.next_due):%H:%M:%S} 到点）" for r in timers)
-    return SkillResult(f"计时器{lines}。", data={"count": len(timers), "ids": [r.reminder_id for r in timers]},
-                       dto={"timers": [_left(view, r.next_due) for r in timers]})
-
-
-def _target(params: Mapping[str, Any]) -> int | str | None:
-    raw = params.get("target")
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, float) and raw.is_integer():
-        return int(raw)
-    return parse_target(str(raw)) if raw is not None else None
-
-
 def cancel_confirm_text(params: Mapping[str, Any]) -> str:
     """The engine's yes/no question before cancelling."""
-    target = _target(params)
+    target = target_of(params)
     if target == TIMER:
         return "确认停止计时器吗？"
     if target == ALL:
@@ -157,7 +94,7 @@ def cancel_confirm_text(params: Mapping[str, Any]) -> str:
 
 def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Cancel by list number, by content words, or all of them."""
-    target = _target(params)
+    target = target_of(params)
     active = store.list_active(services.db, view.user)
     if not active:
         return SkillResult("你现在没有待提醒的事项，不用取消。", data={"cancelled": 0})
@@ -170,7 +107,7 @@ def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -
                            dto={"cancelled": [r.content for r in chosen]})
     chosen = store.select_targets(active, target) if target is not None else []
     if not chosen:
-        listing = "\n".join(_line(view, r) for r in active)
+        listing = "\n".join(line(view, r) for r in active)
         return SkillResult(f"没找到要取消的提醒。你现在的提醒：\n{listing}\n回复编号或「全部」。",
                            data={"cancelled": 0}, ok=False)
     store.cancel(services.db, [r.reminder_id for r in chosen])
@@ -191,7 +128,7 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     content = store.snooze(services.db, user=view.user, at=at, msg_id=view.msg_id)
     if content is None:
         return SkillResult("最近没有发给你的提醒。要新建提醒可以说「10分钟后提醒我关火」。", ok=False)
-    said = format_when(_local(view, at))
+    said = format_when(local(view, at))
     return SkillResult(f"好的，{said} 再提醒你：{content}", data={"at": at.isoformat()},
                        dto={"content": content, "when": said})
 
@@ -211,12 +148,13 @@ SPEC = SkillSpec(
         ),
         ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒",
                    slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
-                                   extract=extract_kind),)),
+                                   extract=extract_kind),
+                          SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False))),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
             confirm_text=cancel_confirm_text, description="取消提醒",
             slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
-                            extract=extract_target),),
+                            extract=extract_target, lookup=lookup_target),),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
