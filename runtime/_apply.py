@@ -128,7 +128,8 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         pending.question = action.confirm_text(pending.params) if action.confirm_text else pending.question
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
         _rebind(turn)
-        turn.say(texts.CORRECTED.format(what=said) + pending.question + texts.CONFIRM_SUFFIX)
+        lead = texts.CORRECTED.format(what=said) if describe_params(slots) else "好的，改了。"
+        turn.say(lead + pending.question + texts.CONFIRM_SUFFIX)
         return
     action = engine.registry.action(session.skill, session.action)
     if action is None:
@@ -177,6 +178,9 @@ def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, 
             _unknown(engine, turn, match, view, summary)
             return
         amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment}
+        if action.writes:  # a write's correction is a write too: yes/no first
+            engine.dialogue.ask_amend(turn, spec.name, action, amended)
+            return
         engine.dialogue.run(turn, spec.name, action, amended, turn.inbound.msg_id, amend=True)
         _repeat_pending(turn)
         return

@@ -189,13 +189,19 @@ class Dialogue:
         turn.ctx.active = session
         turn.say(question)
 
+    def ask_amend(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any]) -> None:
+        """A correction of a write the last run made: its own yes/no first, then the action's amend."""
+        session = SkillSession(skill=skill, action=action.name, intent=action.intent, params=params,
+                               topic_version=turn.ctx.topic_version, started_at=turn.now)
+        self._ask_confirmation(turn, session, action, params, amend=True)
+
     def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
-                          params: dict[str, Any]) -> None:
+                          params: dict[str, Any], *, amend: bool = False) -> None:
         question = action.confirm_text(params) if action.confirm_text else f"确认要{texts.task_name(session.intent)}吗？"
         turn.ctx.pending_confirmation = PendingConfirmation(
             skill=session.skill, action=action.name, intent=session.intent, params=params,
             question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
-            topic_version=turn.ctx.topic_version)
+            topic_version=turn.ctx.topic_version, amend=amend)
         turn.say(question + texts.CONFIRM_SUFFIX)
 
     # -- running -----------------------------------------------------------------------------
@@ -254,7 +260,7 @@ class Dialogue:
         if action is None:
             turn.say(texts.CONFIRM_STALE)
             return
-        if self.run(turn, pending.skill, action, pending.params, pending.msg_id) is not None:
+        if self.run(turn, pending.skill, action, pending.params, pending.msg_id, amend=pending.amend) is not None:
             apply_facts(turn.ctx.summary, {"confirmed": pending.question.removeprefix("确认").rstrip("吗？?")})
         self.offer_resume(turn)
 

@@ -60,6 +60,7 @@ class PendingConfirmation(BaseModel):
     msg_id: str
     expires_at: datetime
     topic_version: int
+    amend: bool = False  # a correction of the record the last run made: the action's amend runs
 
 
 class ClarifyOption(BaseModel):

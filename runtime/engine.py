@@ -28,7 +28,7 @@ from runtime.cascade.event import EventStage
 from runtime.cascade.expected_input import CORRECTION, ExpectedInputStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
-from runtime.cascade.rules import RuleRouter, rules_from
+from runtime.cascade.rules import RuleRouter, follow_up_fragment, rules_from
 from runtime.context import ConversationRuntimeContext, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.llm.routing import labels_from_registry
@@ -242,6 +242,10 @@ class Engine:
         if pending is None or action is None or not CORRECTION.search(view.text):
             return None
         found = changed_slots(action, pending.params, view.text, turn.now, corrections=False)
+        fragment = follow_up_fragment(view.text)
+        if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
+            changed = action.follow_up(pending.params, fragment) or {}
+            found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
         if not found:
             return None
         return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent, params={"slots": found},

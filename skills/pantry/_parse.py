@@ -14,7 +14,7 @@ import cn2an
 
 from skills.dinner.catalog import Catalog, load_catalog
 
-__all__ = ["PantryChange", "parse_number", "parse_pantry", "to_grams"]
+__all__ = ["PantryChange", "parse_number", "parse_pantry", "quantity_of", "to_grams"]
 
 PantryChange = dict[str, Any]
 
@@ -65,7 +65,8 @@ def _op(clause: str, whole: str, has_quantity: bool) -> str:
     return "set"
 
 
-def _quantity(clause: str) -> tuple[float | None, str]:
+def quantity_of(clause: str) -> tuple[float | None, str]:
+    """The amount said in ``clause`` and its unit (weights in 克, pieces in 个); (None, "") when none."""
     match = _QTY.search(clause)
     if match is None:
         return None, ""
@@ -106,7 +107,7 @@ def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange
         names = catalog.find_ingredients(clause)
         if not names:
             continue
-        quantity, unit = _quantity(clause)
+        quantity, unit = quantity_of(clause)
         op = _op(clause, text, quantity is not None)
         for name in names[:1] if quantity is not None else names:
             if op == "empty":

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.models import PantryItem, utcnow
+from skills.pantry._correct import corrected_items, previous_items
 from skills.pantry._parse import PantryChange, parse_pantry, to_grams
 from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
@@ -31,15 +32,13 @@ def describe_change(change: Mapping[str, Any]) -> str:
     name, op, quantity, unit = change["name"], change["op"], change.get("quantity"), change.get("unit") or ""
     if op == "set" and quantity == 0:
         return f"{name}用完了"
-    sign = {"add": "+", "sub": "-"}.get(op, "")
-    return f"{name} {sign}{_qty(quantity, unit)}" if sign else f"{name} {_qty(quantity, unit)}"
+    if op == "sub":
+        return f"{name}用掉{_qty(quantity, unit)}"
+    return f"{name} +{_qty(quantity, unit)}" if op == "add" else f"{name} {_qty(quantity, unit)}"
 
 
 def _changes(params: Mapping[str, Any]) -> list[PantryChange]:
-    items = params.get("items")
-    if isinstance(items, str):
-        return parse_pantry(items)
-    return [dict(c) for c in items or [] if isinstance(c, Mapping) and c.get("name")]
+    return previous_items(params)
 
 
 def _apply(session: Session, user: str, msg_id: str, change: PantryChange) -> None:
@@ -81,22 +80,76 @@ def pantry_grams(engine: Engine, user: str) -> dict[str, float]:
     return grams
 
 
+def _row(session: Session, user: str, name: str) -> PantryItem | None:
+    return session.exec(select(PantryItem).where(PantryItem.user_id == user, PantryItem.name == name)).first()
+
+
+def _restore(session: Session, user: str, msg_id: str, held: Mapping[str, Any]) -> None:
+    """Put back what items held before a write that is being corrected (``[quantity, unit]`` or None)."""
+    for name, was in held.items():
+        row = _row(session, user, name)
+        if row is None and was is None:
+            continue
+        row = row or PantryItem(user_id=user, name=name, quantity=0.0, unit="若干")
+        row.quantity, row.unit = (float(was[0]), str(was[1])) if was else (0.0, row.unit)
+        row.source_msg_id, row.updated_at = msg_id, utcnow()
+        session.add(row)
+
+
+def _record(view: ExecView, services: Any, changes: list[PantryChange],
+            restore: Mapping[str, Any] | None = None) -> tuple[bool, dict[str, Any], dict[str, str]]:
+    """Apply ``changes`` once per message (after putting back ``restore``): (applied now, what the
+    changed items held before, what the counted ones hold after)."""
+    held: dict[str, Any] = {}
+    left: dict[str, str] = {}
+
+    def write(session: Session) -> None:
+        if restore:
+            _restore(session, view.user, view.msg_id, restore)
+            session.flush()
+        for change in changes:
+            row = _row(session, view.user, change["name"])
+            held.setdefault(change["name"], [row.quantity, row.unit] if row is not None else None)
+            _apply(session, view.user, view.msg_id, change)
+        session.flush()
+        for change in changes:
+            row = _row(session, view.user, change["name"])
+            if row is not None and change["op"] in ("add", "sub") and row.unit != "若干":
+                left[change["name"]] = _qty(row.quantity, row.unit) if row.quantity > 0 else "0"
+
+    applied = apply_once(services.db, msg_id=view.msg_id, user=view.user, action="pantry.update",
+                         tz=view.tz, write=write)
+    return applied, held, left
+
+
+def _said(changes: list[PantryChange], left: Mapping[str, str]) -> str:
+    return "、".join(describe_change(c) + (f"（还剩{left[c['name']]}）" if c["name"] in left else "")
+                    for c in changes)
+
+
 def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Apply the stated pantry changes once per message."""
     changes = _changes(params)
     if not changes:
         return SkillResult("没听出来要记哪些食材，可以这样说：“冰箱里有鸡蛋6个、西红柿4个”。", ok=False)
-
-    def write(session: Session) -> None:
-        for change in changes:
-            _apply(session, view.user, view.msg_id, change)
-
-    applied = apply_once(services.db, msg_id=view.msg_id, user=view.user, action="pantry.update",
-                         tz=view.tz, write=write)
-    said = "、".join(describe_change(c) for c in changes)
-    reply = f"好的，记下了：{said}。" if applied else f"这条已经记过了：{said}。"
+    applied, held, left = _record(view, services, changes)
+    reply = f"好的，记下了：{_said(changes, left)}。" if applied else f"这条已经记过了：{_said(changes, {})}。"
     dto = {"changes": [describe_change(c) for c in changes], "applied": applied}
-    return SkillResult(reply, data={"changes": changes, "applied": applied}, dto=dto,
+    return SkillResult(reply, data={"changes": changes, "applied": applied, "ref": {"held": held} if applied else None},
+                       dto=dto, facts={"pantry_updated": [c["name"] for c in changes]})
+
+
+def amend(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Replace the change just recorded by its correction: what it changed is put back first."""
+    changes = _changes(params)
+    ref = params.get("replaces")
+    held = ref.get("held") if isinstance(ref, Mapping) else None
+    if not changes or not isinstance(held, Mapping):
+        return SkillResult("刚才那条记录我没法改了，直接告诉我现在冰箱里有多少吧，比如“鸡蛋还有4个”。", ok=False)
+    applied, _, left = _record(view, services, changes, restore=held)
+    reply = f"改好了：{_said(changes, left)}。" if applied else f"这条已经改过了：{_said(changes, {})}。"
+    return SkillResult(reply, data={"changes": changes, "applied": applied, "ref": ref},
+                       dto={"changes": [describe_change(c) for c in changes], "applied": applied},
                        facts={"pantry_updated": [c["name"] for c in changes]})
 
 
@@ -112,7 +165,13 @@ def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> Ski
 
 def _confirm(params: Mapping[str, Any]) -> str:
     changes = _changes(params)
-    return "确认把冰箱记录更新为：" + "、".join(describe_change(c) for c in changes) + "吗？"
+    said = "、".join(describe_change(c) for c in changes)
+    if params.get("previous"):
+        was = "、".join(describe_change(c) for c in _changes(params["previous"]))
+        return f"确认把刚才记的「{was}」改成「{said}」吗？"
+    if all(c["op"] == "set" for c in changes):
+        return f"确认把冰箱记录更新为：{said}吗？"
+    return f"确认在冰箱记录里记下：{said}吗？"
 
 
 def _extract_items(text: str) -> list[PantryChange] | None:
@@ -126,6 +185,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm,
+            amend=amend, follow_up=corrected_items,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
                             extract=_extract_items),),
             description="记录家里有什么食材、用完了什么",
