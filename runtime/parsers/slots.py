@@ -36,12 +36,15 @@ def parse_count(text: str, answer: bool) -> int | None:
     groups = re.findall(r"(\d+)\s*(?:个|位|名)?(?:大人|成人|小孩|孩子|小朋友|老人)", t)
     if len(groups) >= 2:
         return sum(int(g) for g in groups)
-    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口|个)", t) or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
+    # a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
+    # ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
+    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s*$|[，,。！!吧啊呢呀~～])", t) \
+        or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
     if m is None and answer:
         m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
     if m is None and "就我自己" in t or (answer and re.fullmatch(r"(就)?(我)?(自己|一个人)(吃)?", t.strip())):
         return 1
-    return int(m.group(1)) if m else None
+    return int(next(g for g in m.groups() if g)) if m else None
 
 
 def parse_money(text: str, answer: bool) -> float | str | None:

@@ -169,6 +169,9 @@ def find(text: str, book: Book | None = None) -> Finding:
         return browse
     if not phrase:
         return Finding(matched=False)
+    named_with = sorted((r for r in book.recipes if phrase in r.name), key=lambda r: (r.difficulty or 3, r.name))
+    if len(named_with) >= 2:  # 牛肉怎么做: the beef dishes, not the one whose name looks closest (酱牛肉)
+        return Finding(options=tuple(named_with[:LIMIT]), heading=f"菜谱里有这几道{phrase}的做法：", asked=phrase)
     near = book.near(phrase)
     if near and difflib.SequenceMatcher(None, phrase, near[0].name).ratio() >= 0.75:
         return Finding(recipe=near[0], asked=phrase, notes=(f"菜谱里叫“{near[0].name}”。",))
