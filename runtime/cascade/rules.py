@@ -47,10 +47,11 @@ CHITCHAT_RULE = _r(
 
 # "那广州呢" / "明天呢" / "那要是周四呢" / "换成上海" / "不对，是6个人": a message that only makes sense
 # against the last query's frame. The fragment is handed to that query's slot extraction.
+_LEAD = r"^(?:哦|噢|啊|呃|额|嗯|不用了|算了|还是|要不)?[，,]?"  # "不用了，改成9点半"
 _FOLLOW_UP = re.compile(
-    r"^(?:哦|噢|啊|呃|额|嗯)?[，,]?(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
+    _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
-_CORRECTED = re.compile(r"^(?:哦|噢|啊|呃|额|嗯)?[，,]?(?:不对|不是|错了|说错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
+_CORRECTED = re.compile(_LEAD + r"(?:不对|不是|错了|说错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
 
 
 def follow_up_fragment(text: str) -> str | None:
@@ -99,7 +100,7 @@ class RuleRouter:
         if fragment is None or self.classify(view.text.strip()) is not None:
             return None
         corrected = _CORRECTED.match(view.text.strip()) is not None or \
-            view.text.strip().startswith(("改成", "改为", "换成", "改到"))
+            re.sub(_LEAD, "", view.text.strip()).startswith(("改成", "改为", "换成", "改到"))
         return Match(self.stage, Kind.FOLLOW_UP, intent=view.last_intent, confidence=CONFIDENCE,
                      params={"fragment": fragment, "correction": corrected},
                      detail=f"{'correction' if corrected else 'follow-up'} of {view.last_intent}: {fragment}")

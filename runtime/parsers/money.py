@@ -103,6 +103,10 @@ def find_amount(text: str, *, answer: bool) -> Amount | None:
         for m in re.finditer(pattern, t):
             after = t[m.end():].lstrip()
             return Amount(_value(m, 1, after))
+    # "三个人一百五吃晚饭": an amount said right before the meal it pays for
+    m = re.search(r"(?<![\d.])" + _RANGE + r"\s*(?=(?:块钱?|元)?(?:吃|搞|弄|安排|整)(?:一?顿|个)?(?:晚饭|晚餐|饭|一桌))", t)
+    if m and _value(m, 1, "") >= 20:
+        return Amount(_value(m, 1, ""))
     if answer:
         m = re.fullmatch(r"\D{0,8}?" + _RANGE + _NOT_MONEY_AFTER + r"\s*(" + _ABOUT + r")?\s*" + _UNIT + r"?\D{0,6}",
                          t.strip())
