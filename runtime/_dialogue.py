@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._slots import correction_tail, extract_all, missing_slots, parse_slot, with_defaults
+from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
 from runtime._summary import apply_facts, default_for
 from runtime._turnstate import TurnState
 from runtime.context import (
@@ -20,6 +20,7 @@ from runtime.context import (
     SkillSession,
 )
 from runtime.parsers._time_merge import corrected_time
+from runtime.parsers.correction import correction_tail
 from runtime.parsers.slots import parse_yes_no
 from runtime.parsers.timephrase import TimeExpr
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec

@@ -6,20 +6,12 @@ import re
 from datetime import datetime
 from typing import Any
 
+from runtime.parsers.correction import correction_tail
+from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import PARSERS, parse_text_list, parse_time
 from runtime.skill import ActionSpec, SlotSpec
 
 _LIST_CLAUSE = re.compile(r"(不吃|不要|不能吃|不想吃|忌口|过敏|素食|吃素|别放)")
-_CORRECTED_TO = re.compile(r"(?:应该是|其实是|改成|改为|换成|是)")
-
-
-def correction_tail(text: str) -> str | None:
-    """In a correction ("不是3个，是4个", "不对，改成9点") the words after the last 是/改成, else None."""
-    if not re.search(r"不对|不是|错了|改成|改为|应该是|其实是|换成", text):
-        return None
-    marks = list(_CORRECTED_TO.finditer(text))
-    tail = text[marks[-1].end():].strip("，,。 ") if marks else ""
-    return tail or None
 
 
 def parse_slot(slot: SlotSpec, text: str, *, answer: bool, now: datetime) -> Any:
@@ -84,3 +76,26 @@ def with_defaults(action: ActionSpec, params: dict[str, Any]) -> dict[str, Any]:
         if slot.name not in full and slot.default is not None:
             full[slot.name] = slot.default
     return full
+
+
+_BARE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def nearest_number_slot(action: ActionSpec, params: dict[str, Any], text: str, now: datetime) -> dict[str, Any]:
+    """"哦不对，171" while 身高170 and 体重65 wait for a yes/no: a bare number corrects the numeric slot
+    whose value it is clearly nearest to (relatively); nothing when no slot, or more than one, is."""
+    tail = correction_tail(text)
+    if tail is None or not _BARE_NUMBER.fullmatch(normalize_numerals(tail)):
+        return {}
+    near: list[tuple[float, str, Any]] = []
+    for slot in action.slots:
+        old = params.get(slot.name)
+        if not isinstance(old, int | float) or isinstance(old, bool):
+            continue
+        value = parse_slot(slot, tail, answer=True, now=now)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value != old:
+            near.append((abs(value - old) / max(abs(old), 1.0), slot.name, value))
+    near.sort(key=lambda n: n[0])
+    if not near or near[0][0] > 0.5 or (len(near) > 1 and near[1][0] < 3 * near[0][0]):
+        return {}
+    return {near[0][1]: near[0][2]}

@@ -7,6 +7,7 @@ from typing import Any
 
 from runtime import texts
 from runtime.context import ConversationRuntimeContext, Summary
+from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
 from runtime.views import ModelSummary
 
 MAX_CONFIRMED = 5
@@ -50,6 +51,14 @@ def default_for(summary: Summary, field: str) -> tuple[Any, str] | None:
     return value, _SPOKEN[field](value)
 
 
+def _when(value: Mapping[str, Any]) -> str:
+    try:
+        expr = TimeExpr.from_param(dict(value))
+    except (KeyError, ValueError, TypeError):
+        return "时间"
+    return describe_rrule(expr.rrule, expr.at) if expr.rrule else format_when(expr.at)
+
+
 def _plain(text: str) -> bool:
     """Free text safe to quote in a prompt: no JSON punctuation, no id-like runs."""
     import re
@@ -70,6 +79,8 @@ def describe_params(params: Mapping[str, Any]) -> str:
             parts.append(_UNITS[key].format(_num(value)))
         elif isinstance(value, str) and len(value) <= 12 and _plain(value):
             parts.append(value)
+        elif isinstance(value, Mapping) and "at" in value:  # a time slot (TimeExpr.to_param)
+            parts.append(_when(value))
     return "，".join(parts)
 
 

@@ -20,18 +20,20 @@ from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue, changed_slots
 from runtime._hanzi import simplified
+from runtime._slots import nearest_number_slot
 from runtime._summary import build_model_summary
 from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.control import ControlStage
 from runtime.cascade.event import EventStage
-from runtime.cascade.expected_input import CORRECTION, ExpectedInputStage
+from runtime.cascade.expected_input import ExpectedInputStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter, follow_up_fragment, rules_from
 from runtime.context import ConversationRuntimeContext, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.llm.routing import labels_from_registry
+from runtime.parsers.correction import CORRECTION
 from runtime.skill import SkillRegistry
 from runtime.store import ContextConflict, ContextStore
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
@@ -246,6 +248,8 @@ class Engine:
         if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
             changed = action.follow_up(pending.params, fragment) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
+        if not found:
+            found = nearest_number_slot(action, pending.params, view.text, turn.now)
         if not found:
             return None
         return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent, params={"slots": found},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from runtime.cascade._match import Kind, Match
+from runtime.parsers.correction import CORRECTION
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -19,7 +20,6 @@ _CONTINUE_ANY = re.compile(r"^(好|行|嗯|那|对|可以)?[的吧啊]?(继续|�
 # a colloquial no to a pending yes/no: "算了，先留着吧" / "别删" / "还是留着吧" / "先不要"
 _DENY_LEAD = re.compile(r"^(不|别|否|算了|还是算了|先不|还是不|先留着|留着|保留|还是留着|先别)")
 _CONFIRM_LEAD = re.compile(r"^(确认|确定|好|行|可以|没问题|嗯|对|是|ok|yes)")
-_CORRECTION = re.compile(r"不对|不是|错了|改成|改为|应该是|其实是|换成")
 _CANCEL_WORDS = re.compile(r"不用|不要|别|算了|不需要")
 CONTINUE = frozenset({"继续", "接着来", "接着", "继续吧", "接着说", "回到刚才", "继续刚才"})
 CONFIRM = frozenset({"确认", "好", "好的", "是", "是的", "对", "对的", "确定", "可以", "行", "嗯", "没问题", "ok", "yes"})
@@ -71,9 +71,9 @@ class ControlStage:
             return Match(self.stage, Kind.CONFIRM, detail=word)
         if word in DENY or raw in DENY:
             return Match(self.stage, Kind.CANCEL, detail=word)
-        if _CORRECTION.search(raw) and _CANCEL_WORDS.search(raw) and len(raw) <= 12:
+        if CORRECTION.search(raw) and _CANCEL_WORDS.search(raw) and len(raw) <= 12:
             return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")  # "不对，不用记了"
-        if len(raw) > 12 or _CORRECTION.search(raw):
+        if len(raw) > 12 or CORRECTION.search(raw):
             return None  # a correction ("不对，是40分钟") or a request of its own: not a bare yes/no
         if _DENY_LEAD.match(raw) and not raw.startswith(("不错", "不客气")):
             return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")

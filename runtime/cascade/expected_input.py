@@ -20,6 +20,7 @@ from typing import Any
 
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.rules import RuleRouter, is_elliptical_question
+from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
 from runtime.turn import Stage
 from runtime.views import RouterView
@@ -27,7 +28,6 @@ from runtime.views import RouterView
 _FREE_TYPES = ("text", "text_list")
 _CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
 QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|哪[天里儿个些]|怎么|吗|呢$|来着|是不是|有没有|星期几|周几|(.)不\1")
-CORRECTION = re.compile(r"不对|不是|错了|说错|改成|改为|改一下|应该是|其实是|换成|更正")
 
 AnswerParser = Callable[[str], Any]
 SlotExtractor = Callable[[str], Mapping[str, Any]]
