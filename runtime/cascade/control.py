@@ -54,7 +54,7 @@ class ControlStage:
         elif word in ("确认", "确定", "确认一下", "确定吧"):
             return Match(self.stage, Kind.CONFIRM, detail="nothing pending")
         if word in CANCEL or raw in CANCEL or (_CANCEL_LEAD.match(raw) and len(raw) <= 10
-                                               and not _CORRECTION.search(raw)):  # 不用了，改成9点半
+                                               and not CORRECTION.search(raw)):  # 不用了，改成9点半
             return Match(self.stage, Kind.CANCEL, detail=word)
         if word in CONTINUE or raw in CONTINUE or (view.has_paused and len(raw) <= 10 and
                                                    (_CONTINUE_ANY.match(raw) or "继续" in raw)):
