@@ -20,7 +20,7 @@ from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue, changed_slots
 from runtime._hanzi import simplified
-from runtime._slots import nearest_number_slot
+from runtime._slots import extract_all, nearest_number_slot
 from runtime._summary import build_model_summary
 from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
@@ -34,7 +34,7 @@ from runtime.context import ConversationRuntimeContext, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.llm.routing import labels_from_registry
 from runtime.parsers.correction import CORRECTION
-from runtime.skill import SkillRegistry
+from runtime.skill import SkillRegistry, SlotType
 from runtime.store import ContextConflict, ContextStore
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
 from runtime.views import ModelSummary, RouterView
@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
 FOLLOW_UP_TTL = timedelta(minutes=30)
+_UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
+_BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 # words that name what the skills do; chit-chat carrying them is worth the router's look when a model is set
 TASK_WORDS = re.compile(r"提醒|闹钟|计时|预算|晚饭|晚餐|做饭|菜谱|做法|运动|锻炼|跑步|健身|体重|身高|冰箱|食材|天气|记录|计划")
 Decider = Callable[[TurnState, RouterView, ModelSummary], Match | None]
@@ -215,7 +217,33 @@ class Engine:
             found = None
         if found is None and (view.active_skill is None or view.last_intent in self.read_only):
             found = self.rules.match_follow_up(view)  # "那广州呢" (answered in passing if a task waits)
+        if found is None and view.active_skill is None and view.pending_confirmation is None:
+            found = self._bare_follow_up(turn, view)
         return found
+
+    def _bare_follow_up(self, turn: TurnState, view: RouterView) -> Match | None:
+        """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short
+        message that is nothing but slots of the last action changes them (a correction of a write)."""
+        text = _BARE_TAIL.sub("", view.text.strip())
+        intent = view.last_intent
+        found = self.registry.for_intent(intent) if intent else None
+        if intent is None or found is None or not text or len(text) > 8 or view.origin not in ("text", "voice") \
+                or self.rules.classify(view.text.strip()) is not None:
+            return None
+        action = found[1]
+        amend = action.amend is not None and not action.read_only
+        # only a slot said in its own form ("早上8点", "杭州") changes it, never free text ("好", "太麻烦了");
+        # a query with its own follow-up hook says itself whether the text changes it ("周五")
+        telling = {s.name for s in action.slots if s.standalone or s.parser not in _UNTYPED}
+        frame = turn.ctx.summary.last_query
+        if action.read_only and action.follow_up is not None and frame is not None:
+            if action.follow_up(frame.params, text) is None:
+                return None
+        elif not (action.read_only or amend) or not telling & set(extract_all(action, text, turn.now)):
+            return None
+        return Match(Stage.RULES, Kind.FOLLOW_UP, intent=intent, confidence=0.9,
+                     params={"fragment": text, "correction": amend},
+                     detail=f"bare {'correction' if amend else 'follow-up'} of {intent}: {text}")
 
     def _routed(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         found = self.rules.match(view) or self.intent_model.match(view)

@@ -62,7 +62,9 @@ class SlotSpec:
 
     ``extract`` optionally pulls the value out of a whole first message (skill-specific
     wording such as a reminder's content); otherwise the engine extracts by ``parser``.
-    ``ask_once`` marks an optional slot asked for once after the required ones.
+    ``ask_once`` marks an optional slot asked for once after the required ones. ``standalone``: its
+    ``extract`` recognises the value said alone (a known city), so "杭州" right after a weather answer
+    changes the city; typed slots (a time, a count) are recognisable anyway, free text never.
     ``lookup`` looks the slot up in the skill's own data (the router never reads lists, DESIGN §6.2)
     when it is about to be asked and when its value is set, before a confirmation: None lets the
     engine go on; a result that is ``ok`` is the question to ask instead (the numbered list to pick
@@ -82,6 +84,7 @@ class SlotSpec:
     extract: Extractor | None = None
     check: SlotCheck | None = None
     lookup: SlotLookup | None = None
+    standalone: bool = False  # a free-text slot whose value said alone is recognisable (a city, a day)
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,9 +123,9 @@ SPEC = SkillSpec(
         ActionSpec(
             name="query", intent="weather.query", run=query, read_only=True,
             slots=(
-                SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city),
+                SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city, standalone=True),
                 SlotSpec("day", SlotType.TEXT, "查哪一天？（今天/明天/后天）", required=False, default="今天",
-                         extract=extract_day),
+                         extract=extract_day, standalone=True),
             ),
             description="查某个城市今天、明天或后天的天气",
         ),
