@@ -82,7 +82,7 @@ def extract_weight(text: str) -> float | None:
             return None
         kg = value / 2 if m.group(2) == "斤" else value
         return round(kg, 1) if 25 <= kg <= 250 else None
-    m = re.search(r"体重\s*(?:是|有|为|改成|改为)?\s*(\d{2,3}(?:\.\d)?)", text)
+    m = re.search(r"体重\s*(?:是|有|为|改成|改为|变成|降到|掉到|减到|涨到|长到|到了|到)?\s*(\d{2,3}(?:\.\d)?)", text)
     if m:
         value = float(m.group(1))
         kg = value / 2 if value >= 120 else value
