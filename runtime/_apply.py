@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from runtime import texts
 from runtime._dialogue import CONFIRM_TTL, Dialogue
-from runtime._slots import extract_all, with_defaults
+from runtime._slots import extract_all, moved_earlier, time_slots, with_defaults
 from runtime._smalltalk import cannot_help, small_talk
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
@@ -163,7 +163,11 @@ def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, 
         _unknown(engine, turn, match, view, summary)
         return
     spec, action = found
-    if action.follow_up is not None:
+    ahead = match.params.get("ahead")
+    if isinstance(ahead, int | float):  # "提前半小时提醒我": the same task, its time moved earlier
+        names = time_slots(engine.registry, frame.intent, frame.params)
+        params = moved_earlier(frame.params, names, float(ahead)) if names else None
+    elif action.follow_up is not None:
         changed = action.follow_up(frame.params, fragment)
         params = dict(changed) if changed else None
     else:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from runtime.parsers.correction import correction_tail
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import PARSERS, parse_text_list, parse_time
-from runtime.skill import ActionSpec, SlotSpec
+from runtime.parsers.timephrase import TimeExpr
+from runtime.skill import ActionSpec, SkillRegistry, SlotSpec
 
 _LIST_CLAUSE = re.compile(r"(不吃|不要|不能吃|不想吃|忌口|过敏|素食|吃素|别放)")
 
@@ -99,3 +100,21 @@ def nearest_number_slot(action: ActionSpec, params: dict[str, Any], text: str, n
     if not near or near[0][0] > 0.5 or (len(near) > 1 and near[1][0] < 3 * near[0][0]):
         return {}
     return {near[0][1]: near[0][2]}
+
+
+def time_slots(registry: SkillRegistry, intent: str, params: dict[str, Any]) -> list[str]:
+    """The time slots of ``intent``'s action that ``params`` fill."""
+    found = registry.for_intent(intent)
+    if found is None:
+        return []
+    return [s.name for s in found[1].slots if s.parser == "time" and isinstance(params.get(s.name), dict)]
+
+
+def moved_earlier(params: dict[str, Any], names: list[str], minutes: float) -> dict[str, Any]:
+    """``params`` with the times ``names`` moved ``minutes`` earlier ("提前半小时"); the repeat rule stays."""
+    moved = dict(params)
+    for name in names:
+        old = TimeExpr.from_param(params[name])
+        moved[name] = TimeExpr(at=old.at - timedelta(minutes=minutes), rrule=old.rrule, has_time=True,
+                               span=old.span, said=old.said).to_param()
+    return moved

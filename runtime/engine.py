@@ -20,7 +20,7 @@ from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue, changed_slots
 from runtime._hanzi import simplified
-from runtime._slots import extract_all, nearest_number_slot
+from runtime._slots import extract_all, nearest_number_slot, time_slots
 from runtime._summary import build_model_summary
 from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
@@ -217,9 +217,16 @@ class Engine:
             found = None
         if found is None and (view.active_skill is None or view.last_intent in self.read_only):
             found = self.rules.match_follow_up(view)  # "那广州呢" (answered in passing if a task waits)
+            if found is not None and "ahead" in found.params and not self._timed_frame(turn):
+                found = None  # "提前半小时提醒我" with no time to count back from: a request of its own
         if found is None and view.active_skill is None and view.pending_confirmation is None:
             found = self._bare_follow_up(turn, view)
         return found
+
+    def _timed_frame(self, turn: TurnState) -> bool:
+        """Whether the last query's frame holds a time (what "提前半小时" counts back from)."""
+        frame = turn.ctx.summary.last_query
+        return frame is not None and bool(time_slots(self.registry, frame.intent, frame.params))
 
     def _bare_follow_up(self, turn: TurnState, view: RouterView) -> Match | None:
         """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short

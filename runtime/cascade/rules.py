@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from runtime.cascade._match import Kind, Match
+from runtime.parsers.numbers import normalize_numerals
+from runtime.parsers.slots import parse_duration
 from runtime.skill import Trigger
 from runtime.turn import Stage
 from runtime.views import RouterView
@@ -52,6 +54,23 @@ _FOLLOW_UP = re.compile(
     _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
 _CORRECTED = re.compile(_LEAD + r"(?:不对|不是|错了|说错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
+
+
+# "提前半小时提醒我" right after a reminder was set: the time of the last task, moved earlier
+_AHEAD = re.compile(_LEAD + r"(?:那|那就|就|再|请|麻烦你?)?提前\s*(?P<d>[^，,。!！?？\s]{1,8}?)"
+                    r"(?:再?(?:提醒|叫|通知|告诉|喊)我?)?(?:一下|一声)?(?:吧|啊|哈|呀|就行|就好)?[。!！~～]*$")
+_AHEAD_DAYS = re.compile(r"(\d+)\s*(?:天|日)")
+
+
+def ahead_minutes(text: str) -> float | None:
+    """Minutes of "提前半小时(提醒我)" / "提前一天" (a message that only says how much earlier), else None."""
+    m = _AHEAD.match(text.strip())
+    if m is None:
+        return None
+    said = normalize_numerals(m.group("d"))
+    days = _AHEAD_DAYS.fullmatch(said)
+    minutes = float(days.group(1)) * 1440 if days else parse_duration(said, False)
+    return minutes if minutes and 0 < minutes <= 60 * 24 * 31 else None
 
 
 def follow_up_fragment(text: str) -> str | None:
@@ -96,6 +115,11 @@ class RuleRouter:
         """An elliptical follow-up of the last query ("那广州呢"), when there is a last query."""
         if not view.last_intent or view.origin not in ("text", "voice"):
             return None
+        ahead = ahead_minutes(view.text)
+        if ahead is not None:
+            return Match(self.stage, Kind.FOLLOW_UP, intent=view.last_intent, confidence=CONFIDENCE,
+                         params={"fragment": view.text.strip(), "correction": True, "ahead": ahead},
+                         detail=f"{view.last_intent} moved {ahead:g} minutes earlier")
         fragment = follow_up_fragment(view.text)
         if fragment is None or self.classify(view.text.strip()) is not None:
             return None

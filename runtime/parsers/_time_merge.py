@@ -14,7 +14,10 @@ _EXPLICIT_24H = re.compile(r"\d{1,2}[:：]\d{2}|(?:1[3-9]|2[0-3])[点时]|[十�
 
 def corrected_time(new: TimeExpr, old: TimeExpr, said: str) -> TimeExpr:
     """What a correction means: a new day keeps the old clock time ("是大后天"); a bare clock time
-    keeps the old day and the half of the day nearest the old time ("是4点" after 下午3点 → 16:00)."""
+    keeps the old day and the half of the day nearest the old time ("是4点" after 下午3点 → 16:00); a time
+    counted back from the old one ("提前半小时") is already exact."""
+    if said.lstrip().startswith("提前"):
+        return new
     if not new.has_time and old.has_time:
         at = new.at.replace(hour=old.at.hour, minute=old.at.minute, second=0, microsecond=0)
         return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=True, span=new.span)
