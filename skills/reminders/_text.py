@@ -34,7 +34,15 @@ def _strip_spans(text: str) -> str:
     return text
 
 
+# a leading clause that only steers the conversation: "等下，先…", "再加一个，…", "对了，…"
+_FILLER_CLAUSE = re.compile(r"^\s*(?:等下|等一下|等等|先|对了|另外|还有|顺便|然后|再|也|加一个|再加一个|再来一个|"
+                            r"再设一个|再加个|来一个|一个|好的?|嗯+|哦|那个|帮我|给我|\s)*[,，、;；]")
+
+
 def _clean(text: str) -> str:
+    text = text.strip()
+    while (m := _FILLER_CLAUSE.match(text)) is not None:
+        text = text[m.end():]
     return _TRAIL.sub("", _LEAD.sub("", text.strip())).strip()
 
 
