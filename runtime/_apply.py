@@ -13,7 +13,7 @@ from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption, SkillSession
-from runtime.skill import SkillRegistry
+from runtime.skill import SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
@@ -172,6 +172,10 @@ def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, 
         params = dict(changed) if changed else None
     else:
         extra = extract_all(action, fragment, turn.now)
+        for slot in action.slots:  # "不要羊肉" after a plan adds to what was ruled out before
+            before = frame.params.get(slot.name)
+            if slot.parser is SlotType.TEXT_LIST and isinstance(before, list) and isinstance(extra.get(slot.name), list):
+                extra[slot.name] = [*before, *(x for x in extra[slot.name] if x not in before)]
         params = {**frame.params, **extra} if extra else None
     if params is None:
         _unknown(engine, turn, match, view, summary)

@@ -246,7 +246,8 @@ class Engine:
         if action.read_only and action.follow_up is not None and frame is not None:
             if action.follow_up(frame.params, text) is None:
                 return None
-        elif not (action.read_only or amend) or not telling & set(extract_all(action, text, turn.now)):
+        elif not (action.read_only or action.repeatable or amend) \
+                or not telling & set(extract_all(action, text, turn.now)):
             return None
         return Match(Stage.RULES, Kind.FOLLOW_UP, intent=intent, confidence=0.9,
                      params={"fragment": text, "correction": amend},

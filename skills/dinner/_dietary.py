@@ -73,8 +73,14 @@ def _clause(clause: str) -> list[str]:
     return [f for f in (_food(p) for p in _AND.split(body)) if f]
 
 
+_SWAP = re.compile(r"(?:把|将)?([\u4e00-\u9fff]{1,6}?)(?:换掉|去掉|拿掉|撤掉|不要了|换成别的)")
+_SWAP_BEFORE = re.compile(r"(?:换掉|去掉|拿掉|撤掉)([\u4e00-\u9fff]{1,6})")
+
+
 def extract_dietary(text: str) -> list[str] | None:
-    """The restrictions a whole message states; [] when it says there are none; None when it says nothing."""
+    """The restrictions a whole message states; [] when it says there are none; None when it says nothing.
+    "把羊肉换掉" / "去掉虾" (said of a plan) rule the food out like "不要羊肉"."""
+    text = _SWAP_BEFORE.sub(r"不要\1", _SWAP.sub(r"不要\1", text))
     items: list[str] = []
     said_none = False
     for clause in re.split(r"[，,。；;！!？?\s]+", text):

@@ -6,7 +6,7 @@ from typing import Any
 
 from skills.cookbook.book import load_book
 from skills.dinner.catalog import Catalog, load_catalog
-from skills.dinner.exclusions import derived_ingredients
+from skills.dinner.exclusions import derived_ingredients, family_tags
 from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 
 __all__ = ["format_plan", "plan_dto", "recipe_name", "restriction_lines"]
@@ -35,9 +35,10 @@ def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[
             lines.append(_SAY[label])
             continue
         word = label.removeprefix("不吃")
+        own = family_tags(word) & excl.tags  # 花生 relates to peanut things only, not to 虾's
         related = [n for n in derived if n != word and (word in n or any(
             word in a for a in catalog.ingredients[n].aliases) or (
-            catalog.ingredients[n].tags & excl.tags and word in ("花生", "坚果", "芝麻", "大豆", "蛋", "奶", "虾", "蟹")))]
+            catalog.ingredients[n].tags & own and word in ("花生", "坚果", "芝麻", "大豆", "蛋", "奶", "虾", "蟹")))]
         also = f"（{'、'.join(related[:4])}也不用）" if related else ""
         lines.append(f"不用{word}{also}。")
     if "peanut" in excl.tags:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from skills.dinner.catalog import Catalog, Dish
 
-__all__ = ["Exclusions", "NOTHING_WORDS", "allowed_ingredients", "derived_ingredients", "parse_exclusions"]
+__all__ = ["Exclusions", "NOTHING_WORDS", "allowed_ingredients", "derived_ingredients", "family_tags", "parse_exclusions"]
 
 NOTHING_WORDS = frozenset({"没有", "无", "都行", "都可以", "随便", "不忌口", "没忌口", "没什么", "没", "不挑", "啥都吃",
                            "没啥", "没啥忌口", "没什么忌口", "没有忌口", "无忌口", "什么都吃", "都吃", "不挑食"})
@@ -129,6 +129,11 @@ def parse_exclusions(items: Iterable[str], catalog: Catalog) -> Exclusions:
         if label not in labels:
             labels.append(label)
     return Exclusions(frozenset(tags), frozenset(ingredients), frozenset(words), tuple(labels), veg_guests, vegan)
+
+
+def family_tags(word: str) -> frozenset[str]:
+    """The tags a restriction word rules out as a food family (花生 → peanut; 虾 → shellfish)."""
+    return next((tags for key, tags, _ in _FAMILIES if key in word), frozenset())
 
 
 def derived_ingredients(excl: Exclusions, catalog: Catalog) -> list[str]:

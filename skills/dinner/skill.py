@@ -79,7 +79,7 @@ SPEC = SkillSpec(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000),
                 SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）",
-                         required=False, ask_once=True, extract=extract_dietary),
+                         required=False, ask_once=True, extract=extract_dietary, standalone=True),
             ),
             description="安排一顿晚饭：菜单、购物清单、总价和营养",
         ),
