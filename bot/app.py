@@ -1,15 +1,28 @@
-"""Wiring: build the engine and its dependencies from Settings (the only place that does)."""
+"""Wiring: every long-lived object of the processes, built from Settings (the only place that does):
+the Redis client, the engine and its ports, the WeChat API, delivery, the worker's runtime and the
+webhook's secrets."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy.engine import Engine as SQLEngine
+
+from bot.delivery import TemplateConfig
+from bot.delivery.transcribed import TranscribedDelivery
+from bot.queue import make_queue
+from bot.redis_client import RedisClient
 from bot.settings import Settings
+from bot.wechat import AccessTokenService, StableTokenFetcher, WeChatpyAPI
+from bot.wechat.crypto import Mode, WebhookSecrets
+from bot.worker import EdgeRuntime
 from runtime.engine import Engine
 from runtime.skill import SkillRegistry
 from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
+from runtime.transcript import TranscribedEngine, Transcript, TurnHandler
 from skills import all_skills
 from skills.db import init_db, make_engine
 from skills.services import Services
@@ -32,24 +45,12 @@ def make_redis(settings: Settings) -> Any:
     """A Redis client: the configured server (or Sentinel's master), or an in-process substitute
     (embedded mode)."""
     if not settings.embedded:
-        from bot._redis_client import connect
+        from bot.redis_client import connect
 
         return connect(settings.redis_target())
     import fakeredis
 
-    return fakeredis.FakeRedis(server=_embedded_server())
-
-
-_SERVER: Any = None
-
-
-def _embedded_server() -> Any:
-    global _SERVER
-    if _SERVER is None:
-        import fakeredis
-
-        _SERVER = fakeredis.FakeServer()
-    return _SERVER
+    return fakeredis.FakeRedis(server=fakeredis.FakeServer())  # the caller shares it within the process
 
 
 def load_intent_model(settings: Settings) -> Any:
@@ -93,3 +94,71 @@ def build_runtime(settings: Settings, *, store: ContextStore | None = None, redi
     engine = Engine(store=store, registry=SkillRegistry(all_skills()), services=services, tz=settings.wxbot_tz,
                     intent_model=model, intent_threshold=DEFAULT_THRESHOLD, llm=build_llm(settings.llm_env()))
     return Runtime(settings=settings, redis=redis, store=store, services=services, engine=engine)
+
+
+DEFAULT_ENGINE = "bot.app:app_engine"
+
+
+def app_engine(settings: Any, redis: RedisClient) -> TurnHandler:
+    """The real engine, wired by :func:`build_runtime` on the same Redis connection."""
+    return build_runtime(settings, redis=redis).engine
+
+
+def load_engine(ref: str, settings: Any, redis: RedisClient) -> TurnHandler:
+    """Import ``module:callable`` and call it with ``(settings, redis)``."""
+    module, _, name = ref.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise SystemExit(f"cannot load engine factory {ref!r}: {exc}; pass --engine module:callable") from exc
+    engine: TurnHandler = factory(settings, redis)
+    return engine
+
+
+def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
+    """The WeChat API client, its access_token shared through Redis."""
+    app_id, secret = settings.wechat_app_id, settings.wechat_app_secret
+    base = settings.wechat_api_base
+    tokens = AccessTokenService(redis, StableTokenFetcher(app_id, secret, base_url=base), app_id=app_id or "app")
+    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base,
+                       timeout=float(getattr(settings, "wechat_api_timeout", 5.0)))
+
+
+def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:
+    """Delivery through the WeChat API, recording every outcome in the transcript."""
+    templates = TemplateConfig(
+        template_id=settings.wechat_template_id or None,
+        template_field=getattr(settings, "wechat_template_field", "content"),
+        subscribe_template_id=getattr(settings, "wechat_subscribe_template_id", "") or None,
+        subscribe_field=getattr(settings, "wechat_subscribe_field", "thing1"),
+    )
+    service = TranscribedDelivery(redis, wechat_api(settings, redis), templates=templates)
+    service.transcript = Transcript.from_settings(redis, settings)
+    return service
+
+
+def turn_handler(settings: Any, redis: RedisClient,
+                 engine_ref: str = DEFAULT_ENGINE) -> tuple[TurnHandler, SQLEngine | None]:
+    """The engine ``engine_ref`` names and, for the bot's own engine, its business tables' engine."""
+    if engine_ref == DEFAULT_ENGINE:
+        built = build_runtime(settings, redis=redis)
+        return built.engine, built.services.db
+    return load_engine(engine_ref, settings, redis), None
+
+
+def worker_runtime(settings: Any, redis: RedisClient, handler: TurnHandler, *, sql: SQLEngine | None = None,
+                   lease_ttl_ms: int = 3_000) -> EdgeRuntime:
+    """The worker's runtime: ``handler`` (every turn recorded in the transcript), delivery and queue."""
+    engine = TranscribedEngine(handler, Transcript.from_settings(redis, settings))
+    return EdgeRuntime(redis=redis, engine=engine, delivery=delivery(settings, redis), queue=make_queue(redis),
+                       lease_ttl_ms=lease_ttl_ms, database_url=settings.database(), sql=sql)
+
+
+def secrets(settings: Any) -> WebhookSecrets:
+    """The webhook's token, app id, AES key and message mode."""
+    aes = settings.wechat_aes_key or None
+    mode = getattr(settings, "wechat_mode", "") or ("compatible" if aes else "plain")
+    if mode not in ("plain", "compatible", "safe"):
+        raise SystemExit(f"WECHAT_MODE must be plain, compatible or safe, not {mode!r}")
+    return WebhookSecrets(token=settings.wechat_token, app_id=settings.wechat_app_id, aes_key=aes,
+                          mode=cast(Mode, mode))

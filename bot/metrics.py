@@ -38,7 +38,7 @@ class RedisCollector(Collector):
         self._redis = redis
 
     def collect(self) -> Iterator[Metric]:
-        from bot.admin.queues import queue_report
+        from bot.queue.depths import queue_report
         from runtime.transcript import Transcript
 
         up = GaugeMetricFamily("wxbot_redis_up", "1 when the Redis-backed figures could be read")

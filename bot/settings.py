@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot._redis_target import RedisTarget, parse_sentinels
+from bot.redis_client import RedisTarget, parse_sentinels
 
 
 class Settings(BaseSettings):

@@ -9,7 +9,7 @@ developer's own Redis is never flushed or written (``tests/safety/`` proves it).
 A new test gets a Redis with ``flushed_db(private_url(N))`` in a fixture: suites in one run execute
 one after another and flush their DB around each test, so the DB number only needs to differ from
 a fixture that lives across tests (module or session scope). Tests that kill or restart Redis start
-their own :class:`~bot._bench_redis.PrivateRedis` instead.
+their own :class:`~bot.bench._redis.PrivateRedis` instead.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot._bench_redis import PrivateRedis
+from bot.bench._redis import PrivateRedis
 
 __all__ = ["flushed_db", "private_url", "stop_private_server"]
 

@@ -39,8 +39,8 @@ def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bo
         return _local(args, settings, command, writes=writes)
     import redis
 
-    from bot._redis_client import connect as connect_redis
-    from bot._redis_target import RedisTarget
+    from bot.redis_client import RedisTarget
+    from bot.redis_client import connect as connect_redis
 
     target = RedisTarget(url=url) if url else settings.redis_target()  # Sentinel's master when configured
     client = connect_redis(target)

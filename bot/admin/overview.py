@@ -9,7 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.admin._labels import STAGE_NAMES, counted_deliveries
-from bot.admin.queues import queue_report
+from bot.queue.depths import queue_report
 from runtime import keys
 from runtime.store import ContextStore, RedisContextStore
 from runtime.transcript import Transcript, stream_id_at
@@ -27,9 +27,8 @@ class AdminDeps:
     store: ContextStore
 
     @classmethod
-    def build(cls, settings: Any, redis: Any, engine: Any = None) -> AdminDeps:
+    def build(cls, settings: Any, redis: Any, store: ContextStore | None = None) -> AdminDeps:
         """For the webhook: the engine's own store in embedded mode, else the Redis store."""
-        store = getattr(engine, "store", None)
         return cls(settings=settings, redis=redis, store=store if store is not None else RedisContextStore(redis))
 
 

@@ -92,7 +92,7 @@ def simulator_routes(source: Any, config: SimulatorConfig | None = None) -> list
         return f"http://{host}:{port}{config.webhook_path}"
 
     def deliver(url: str, user: str, text: str) -> dict[str, Any]:
-        from bot._worker_wiring import secrets
+        from bot.app import secrets
         from bot.wechat.testkit import MessageFactory, WebhookDriver, next_msg_id
 
         conf = secrets(settings)

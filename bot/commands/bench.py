@@ -1,6 +1,6 @@
 """``wxbot bench NAME [options]``: run one benchmark, each in its own lazily imported module.
 
-``bench script|tokens|reminders|webhook|pipeline`` imports ``bot.commands.bench_<name>`` only when
+``bench script|tokens|reminders|webhook|pipeline`` imports ``bot.bench.<name>`` only when
 asked for, builds its options with the module's ``add_arguments`` and calls its ``run(args, settings)``.
 A benchmark whose module is not in this build says so and exits 2.
 """
@@ -12,16 +12,9 @@ import importlib
 import sys
 from typing import Any
 
-__all__ = ["BENCHES", "add_arguments", "run"]
+from bot.bench import BENCHES
 
-BENCHES: dict[str, str] = {
-    "script": "dialogue-script throughput: 2,000 single-turn utterances in one process",
-    "tokens": "prompt tokens of our prompts vs a naive baseline",
-    "reminders": "reminder scheduling and due-push throughput",
-    "webhook": "webhook request throughput and passive-reply latency",
-    "pipeline": "webhook → queue → worker → delivery end to end",
-    "heldout": "router score on the public held-out intent sets (aggregate figures only)",
-}
+__all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +31,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     if args.bench is None:
         print("usage: wxbot bench NAME [options]; NAME is one of: " + ", ".join(BENCHES), file=sys.stderr)
         return 2
-    module_name = f"bot.commands.bench_{args.bench}"
+    module_name = f"bot.bench.{args.bench}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -55,8 +55,7 @@ def _load(path: Path) -> Any:
 
 
 def _api(settings: Any) -> Any:
-    from bot._worker_wiring import wechat_api
-    from bot.app import make_redis
+    from bot.app import make_redis, wechat_api
 
     return wechat_api(settings, make_redis(settings))  # the shared access_token, as the workers use it
 

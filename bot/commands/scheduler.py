@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
 
         sink = RQPushSink(make_queue(redis))
     else:
-        from bot._worker_wiring import delivery
+        from bot.app import delivery
 
         sink = DeliverySink(delivery(settings, redis), db)
     scheduler = make_scheduler(db, redis, sink, SystemClock().now, ttl_ms=int(args.lease_ttl * 1000),

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot._worker_wiring import DEFAULT_ENGINE
+from bot.app import DEFAULT_ENGINE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,35 +19,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_app(args: argparse.Namespace, settings: Any) -> Any:
     """The ASGI app for ``settings`` (embedded: fakeredis + in-process drain threads)."""
-    from bot import _worker_wiring as wiring
+    from bot import app as wiring
     from bot.queue import RQDispatcher, make_queue
-    from bot.webhook import WebhookConfig, create_app
+    from bot.webhook import WebhookConfig, create_app, script_runner
 
-    engine: Any = None
+    store: Any = None
+    conn = wiring.make_redis(settings)  # embedded: the in-process substitute the engine's store also uses
     if not settings.embedded:
-        from bot._redis_client import connect
-
-        conn: Any = connect(settings.redis_target())
         dispatch: Any = RQDispatcher(make_queue(conn))
     else:
-        from bot.app import make_redis
         from bot.worker import InlineDispatcher
 
-        conn = make_redis(settings)  # the in-process substitute the engine's store also uses
-        edge = wiring.runtime(settings, conn, engine_ref=args.engine)
+        handler, sql = wiring.turn_handler(settings, conn, args.engine)
+        edge = wiring.worker_runtime(settings, conn, handler, sql=sql)
         dispatch = InlineDispatcher(edge)
-        engine = edge.engine
+        store = handler.store  # contexts live in the engine's own store in embedded mode
     wait = args.reply_wait if args.reply_wait is not None else settings.passive_wait_seconds
     config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
                            body_limit=settings.max_body_bytes, reply_wait_s=wait,
                            rate_limit_per_minute=settings.rate_limit_per_minute)
-    from bot._webhook_aio import script_runner
-
     target = None if settings.embedded else settings.redis_target()  # a URL, or the master Sentinel names
     app = create_app(config, redis=conn, dispatch=dispatch, scripts=script_runner(conn, target))
     from bot.admin import AdminDeps, mount
 
-    mount(app, AdminDeps.build(settings, conn, engine), webhook_path=args.path)  # /admin, /simulator, /metrics
+    mount(app, AdminDeps.build(settings, conn, store), webhook_path=args.path)  # /admin, /simulator, /metrics
     if settings.embedded:
         app.state.embedded_edge = edge
         app.state.embedded_redis = conn
@@ -62,7 +57,7 @@ def start_embedded_scheduler(app: Any, settings: Any) -> Any:
     from runtime.clock import SystemClock
 
     edge = app.state.embedded_edge
-    db = edge.engine.dialogue.services.db
+    db = edge.sql_engine()
     scheduler = make_scheduler(db, app.state.embedded_redis, DeliverySink(edge.delivery, db), SystemClock().now)
     stop = threading.Event()
     threading.Thread(target=scheduler.run, args=(stop,), name="wxbot-scheduler", daemon=True).start()

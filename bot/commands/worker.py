@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot._worker_wiring import DEFAULT_ENGINE, runtime
+from bot.app import DEFAULT_ENGINE, turn_handler, worker_runtime
 from bot.queue import QUEUE_NAME, RQDispatcher
 
 
@@ -25,9 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot._redis_client import connect
-    from bot._worker_sweeper import SweeperThread
-    from bot.queue import make_queue
+    from bot.queue import SweeperThread, make_queue
+    from bot.redis_client import connect
     from bot.worker import EdgeWorker
 
     if settings.embedded:
@@ -42,7 +41,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         return 2
     configure_logging(settings)
     conn = connect(settings.redis_target())
-    rt = runtime(settings, conn, engine_ref=args.engine, lease_ttl_ms=int(args.lease_ttl * 1000))
+    handler, sql = turn_handler(settings, conn, args.engine)
+    rt = worker_runtime(settings, conn, handler, sql=sql, lease_ttl_ms=int(args.lease_ttl * 1000))
     rt.typing_after_s = args.typing_after
     rt.lanes = max(1, args.lanes)
     queue = make_queue(conn, args.queue)

@@ -8,12 +8,12 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-from bot import _webhook_keys as keys
-from bot._webhook_redis import RedisClient, run_script
 from bot.delivery import _scripts as lua
 from bot.delivery._fence import Fence
 from bot.delivery._record import DONE, PLAN, DeliveryRecord, plan_json
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
+from bot.redis_client import RedisClient, run_script
+from runtime import keys
 
 OUTCOMES_MAXLEN = 500
 SENT_TTL_S = 7 * 86400

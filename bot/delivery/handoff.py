@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot import _webhook_keys as keys
-from bot._webhook_redis import Call, RedisClient, run_script
-from bot._webhook_redis import text as _s
+from bot.redis_client import Call, RedisClient, run_script
+from bot.redis_client import text as _s
+from runtime import keys
 
 HANDOFF_TTL_S = 900
 LATE_RETRY_S = 60.0  # a released reply whose delivery has not settled by then is handed out again

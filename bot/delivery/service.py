@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot._webhook_redis import RedisClient
 from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._record import DeliveryRecord, piece_ids, settled
 from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot, parse_snapshot
@@ -35,6 +34,7 @@ from bot.delivery.policy import (
     pieces_for,
     uncertain_resends,
 )
+from bot.redis_client import RedisClient
 from bot.wechat.api import WeChatAPI
 from bot.wechat.errors import OutsideWindow, QuotaExceeded, UserRefused, WeChatAPIError
 

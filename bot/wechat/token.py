@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from bot import _webhook_keys as keys
-from bot._webhook_redis import RedisClient, run_script
+from bot.redis_client import RedisClient, run_script
 from bot.wechat.api import AccessToken
 from bot.wechat.errors import WeChatUnavailable
+from runtime import keys
 
 EXPIRY_MARGIN_S = 300
 MIN_TTL_S = 60

@@ -8,7 +8,7 @@ from typing import Any
 
 import fakeredis
 
-from bot import _worker_wiring as wiring
+from bot import app as wiring
 from bot.admin import AdminDeps, mount
 from bot.app import build_runtime
 from bot.delivery import DeliveryService
@@ -75,5 +75,5 @@ def build_stack(settings: Settings) -> Stack:
     config = WebhookConfig(secrets=wiring.secrets(settings), reply_wait_s=3.0, hold_s=3.5, attempt_period_s=3.0,
                            sweep_interval_s=0.5)
     app = create_app(config, redis=conn, dispatch=inline)
-    mount(app, AdminDeps.build(settings, conn, engine))
+    mount(app, AdminDeps.build(settings, conn, runtime.store))
     return Stack(app=app, redis=conn, settings=settings, transcript=transcript, inline=inline, edge=edge)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from runtime import keys
-from runtime._transcript_entries import to_fields
+from runtime.store import InMemoryContextStore, RedisContextStore
 from runtime.transcript import (
     DeliveryEntry,
     TranscribedEngine,
@@ -15,6 +15,7 @@ from runtime.transcript import (
     TurnEntry,
     UnreadableEntry,
     percentile,
+    to_fields,
 )
 from runtime.turn import Stage
 from tests.admin.conftest import make_turn
@@ -111,15 +112,17 @@ def test_transcribed_engine_records_and_survives_a_broken_transcript(fake_redis)
     inbound, result = make_turn()
 
     class Engine:
-        store = "the-store"
+        store = InMemoryContextStore()
 
         def handle(self, _inbound):
             return result.model_copy(deep=True)
 
     wrapped = TranscribedEngine(Engine(), Transcript(fake_redis))
     assert wrapped.handle(inbound).replies == result.replies
-    assert wrapped.store == "the-store"
     assert len(wrapped.transcript.turns("u1")) == 1
+    assert wrapped.store is None  # an in-memory store's reads cannot ride on the worker's pipelines
+    Engine.store = RedisContextStore(fake_redis)
+    assert wrapped.store is Engine.store
 
     class Broken:
         def pipeline(self, **_kw):

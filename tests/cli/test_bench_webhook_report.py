@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands.bench_webhook import report_of, saturated
+from bot.bench.webhook import report_of, saturated
 
 
 def _runs(throughputs: list[float], p99: float = 2.0, **status: int) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot import cli
+from bot.bench.script import make_script
 from bot.commands import bench
-from bot.commands.bench_script import make_script
 from bot.script import ScriptLine
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,16 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot._bench_procs import stop
-from bot._webhook_aio import script_runner
-from bot._webhook_crypto import WebhookSecrets
+from bot.bench._procs import stop
 from bot.delivery import DeliveryService
 from bot.queue import RQDispatcher, make_queue
 from bot.webhook import WebhookConfig, create_app
+from bot.webhook._aio import script_runner
+from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.testkit import FakeWeChatServer
 from bot.wechat.testkit._serve import ServerThread
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, InlineDispatcher
+from bot.worker import EdgeRuntime, InlineDispatcher, UnrecordedEngine
 from tests.edge.conftest import REAL_REDIS_URL, make_api
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def url_of(conn: Any) -> str:
 
 def start_webhook(conn: Any, wx: FakeWeChatServer, *, embedded: bool, **config: Any) -> Webhook:
     if embedded:
-        rt = EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
+        rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
                          queue=make_queue(conn), lease_ttl_ms=3000)
         inline = InlineDispatcher(rt)
         hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn, dispatch=inline)), rt)

@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
-from bot._worker_drain import DrainSchedule
-from bot._worker_sweeper import sweep_once
 from bot.delivery import DeliveryService
 from bot.delivery._store import DeliveryStore
 from bot.queue import Mailbox, RQDispatcher, make_queue
+from bot.queue._drain import DrainSchedule
+from bot.queue.sweeper import sweep_once
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, drain_ready, install
+from bot.worker import EdgeRuntime, UnrecordedEngine, drain_ready, install
+from runtime import keys
 from tests._redisdb import flushed_db, private_url
 from tests.edge.conftest import make_api
 
@@ -77,7 +77,7 @@ def test_handover_starts_a_successor_only_when_work_is_left(conn: redis.Redis) -
 def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeWeChatServer,
                                                                        conn: redis.Redis, lanes: int) -> None:
     queue = make_queue(conn, "wxbot-test-drain")
-    install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=DeliveryService(conn, make_api(wx, conn)),
+    install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
                         queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=lanes))
     dispatch = RQDispatcher(queue, max_drainers=1)
     for i in range(4):
@@ -114,7 +114,7 @@ class _RedisDiesFor(DeliveryService):
 def test_a_failing_lane_lets_the_other_lanes_finish_then_fails_the_drainer(wx: FakeWeChatServer,
                                                                           conn: redis.Redis) -> None:
     queue = make_queue(conn, "wxbot-test-drain")
-    install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=_RedisDiesFor(conn, make_api(wx, conn)),
+    install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=_RedisDiesFor(conn, make_api(wx, conn)),
                         queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=2))
     dispatch = RQDispatcher(queue, max_drainers=1)
     for i in range(3):

@@ -12,9 +12,9 @@ import httpx
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from runtime import keys
 from tests.edge._stack import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
 
 pytestmark = pytest.mark.redis

@@ -9,14 +9,13 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
-from bot._worker_sweeper import sweep_once
 from bot.delivery import DeliveryService
 from bot.delivery.handoff import LATE_RETRY_S, Handoff
-from bot.queue import make_queue
+from bot.queue import make_queue, sweep_once
 from bot.wechat.testkit import FakeWeChatServer
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, deliver_released, install
+from runtime import keys
 from tests._redisdb import flushed_db, private_url
 from tests.edge.conftest import make_api
 

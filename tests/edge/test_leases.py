@@ -7,14 +7,14 @@ import time
 
 import pytest
 
-from bot import _webhook_keys as keys
-from bot._worker_lease import LeaseKeeper
 from bot.delivery import DeliveryService, LeaseLost
 from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, drain_user, install
+from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install
+from bot.worker._lease import LeaseKeeper
+from runtime import keys
 from runtime.turn import Inbound, TurnResult
 from tests.edge.conftest import make_api
 
@@ -22,7 +22,7 @@ M = MessageFactory()
 
 
 def runtime(wx: FakeWeChatServer, conn, engine, ttl_ms: int) -> EdgeRuntime:
-    rt = EdgeRuntime(redis=conn, engine=engine, delivery=DeliveryService(conn, make_api(wx, conn)),
+    rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
                      queue=make_queue(conn), lease_ttl_ms=ttl_ms, typing_after_s=0)
     install(rt)
     return rt

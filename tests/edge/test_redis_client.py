@@ -8,7 +8,7 @@ import pytest
 import redis
 from redis.exceptions import DataError, ResponseError
 
-from bot._redis_client import LeanPipeline, connect
+from bot.redis_client import LeanPipeline, connect
 from tests.edge.conftest import REAL_REDIS_URL
 
 SCRIPT = "return {KEYS[1], ARGV[1]}"

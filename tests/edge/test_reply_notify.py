@@ -12,11 +12,11 @@ import pytest
 import redis
 from starlette.testclient import TestClient
 
-from bot._webhook_aio import script_runner
-from bot._webhook_crypto import WebhookSecrets
 from bot.delivery._store import DeliveryStore
 from bot.delivery.handoff import Handoff
 from bot.webhook import WebhookConfig, create_app
+from bot.webhook._aio import script_runner
+from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign

@@ -10,12 +10,12 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from bot import _webhook_keys as keys
-from bot._webhook_aio import PipelinedScripts
 from bot.commands.serve import build_app
 from bot.settings import Settings
+from bot.webhook._aio import PipelinedScripts
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
+from runtime import keys
 from tests.edge.conftest import REAL_REDIS_URL
 
 

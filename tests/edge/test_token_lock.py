@@ -8,9 +8,9 @@ import time
 import fakeredis
 import pytest
 
-from bot import _webhook_keys as keys
 from bot.wechat import AccessTokenService, WeChatUnavailable
 from bot.wechat.api import AccessToken
+from runtime import keys
 
 APP = "wxlock"
 

@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from bot import _webhook_keys as keys
-from bot._bench_redis import free_port
+from bot.bench._redis import free_port
 from bot.delivery import Channel, DeliveryService
 from bot.delivery._uncertain import outcome_unknown
 from bot.wechat import WeChatAPIError, WeChatpyAPI
 from bot.wechat.testkit import FakeWeChatServer
+from runtime import keys
 from tests.edge.conftest import make_api
 
 

@@ -9,8 +9,8 @@ import fakeredis
 import httpx
 import pytest
 
-from bot import _webhook_keys as keys
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from runtime import keys
 from tests.edge._stack import AES_KEY, TOKEN, Webhook, start_webhook
 
 M = MessageFactory()

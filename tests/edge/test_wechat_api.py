@@ -9,7 +9,6 @@ import textwrap
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
 from bot.wechat import (
     AccessTokenInvalid,
     OutsideWindow,
@@ -19,6 +18,7 @@ from bot.wechat import (
     WeChatUnavailable,
 )
 from bot.wechat.testkit import FakeWeChatServer
+from runtime import keys
 from tests.edge.conftest import REAL_REDIS_URL, make_api
 
 

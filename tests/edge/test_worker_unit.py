@@ -7,14 +7,14 @@ import time
 
 import pytest
 
-from bot import _webhook_keys as keys
-from bot._worker_texts import TURN_FAILED
 from bot.delivery import DeliveryService
 from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, drain_user, install, process_entry
+from bot.wechat.texts import TURN_FAILED
+from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install, process_entry
+from runtime import keys
 from runtime.turn import Inbound, TurnResult
 from tests.edge.conftest import make_api
 
@@ -34,7 +34,7 @@ class CountingEngine(EchoEngine):
 
 
 def runtime(wx: FakeWeChatServer, conn, engine) -> EdgeRuntime:
-    rt = EdgeRuntime(redis=conn, engine=engine, delivery=DeliveryService(conn, make_api(wx, conn)),
+    rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
                      queue=make_queue(conn), lease_ttl_ms=2000, typing_after_s=0)
     install(rt)
     return rt
@@ -91,7 +91,7 @@ def test_subscription_flags(wx: FakeWeChatServer, fake_redis, event: str) -> Non
 
 
 def _ready(conn, *users: str) -> str:
-    from bot._worker_drain import DrainSchedule
+    from bot.queue._drain import DrainSchedule
 
     schedule = DrainSchedule(conn)
     token = schedule.push(users[0])
@@ -103,9 +103,9 @@ def _ready(conn, *users: str) -> str:
 
 def test_a_drainer_prepares_the_next_users_in_the_current_users_round_trips(wx: FakeWeChatServer, fake_redis,
                                                                             monkeypatch) -> None:
-    from bot._worker_piggyback import Queued
-    from bot._worker_turn import EntryRead
     from bot.worker import drain_ready
+    from bot.worker._piggyback import Queued
+    from bot.worker._turn import EntryRead
 
     runtime(wx, fake_redis, CountingEngine())
     for user, texts in (("a", ["a0"]), ("b", ["b0"]), ("c", ["c0", "c1"]), ("d", ["d0"]), ("e", ["e0"])):

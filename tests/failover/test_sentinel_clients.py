@@ -20,14 +20,12 @@ import redis
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot._bench_redis import free_port
-from bot._redis_client import LeanRedis, connect
-from bot._redis_target import RedisTarget, parse_sentinels
-from bot._webhook_aio import PipelinedScripts, ThreadedScripts, script_runner
-from bot._webhook_redis import Call
-from bot._webhook_sentinel import SentinelAddress
+from bot.bench._redis import free_port
 from bot.queue import make_queue
+from bot.redis_client import Call, LeanRedis, RedisTarget, connect, parse_sentinels
 from bot.settings import Settings
+from bot.webhook._aio import PipelinedScripts, ThreadedScripts, script_runner
+from bot.webhook._sentinel import SentinelAddress
 from tests.failover._sentinel import MASTER, SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis

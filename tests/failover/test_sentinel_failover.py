@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot._redis_client import connect
 from bot.delivery._store import DeliveryStore
+from bot.redis_client import connect
 from bot.settings import Settings
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys as runtime_keys

@@ -22,11 +22,11 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
-from bot._bench_redis import PrivateRedis
+from bot.bench._redis import PrivateRedis
 from bot.delivery._split import SEPARATOR
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, Fault, MessageFactory, WebhookDriver
+from runtime import keys
 from tests.edge._stack import start_webhook, wait_until
 from tests.faults._stack import LONG, TOKEN, Every, WorkerPool
 

@@ -39,7 +39,7 @@ def test_llm_down_slow_malformed_every_turn_answered(db8: redis.Redis, wx: FakeW
         hook = start_webhook(db8, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
         env = worker_env(URL, wx, **llm.env(), OPENAI_TIMEOUT="1", OPENAI_MAX_RETRIES="0", DATA_DIR=data,
                          WEATHER_FAKE="1", DATABASE_URL="")
-        proc = subprocess.Popen(worker_cmd(f"llm-fault-{os.getpid()}", engine="bot._worker_wiring:app_engine"),
+        proc = subprocess.Popen(worker_cmd(f"llm-fault-{os.getpid()}", engine="bot.app:app_engine"),
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         latencies: dict[str, float] = {}
         calls: dict[str, int] = {}

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot import _webhook_keys as keys
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from runtime import keys
 from tests.edge._stack import start_webhook, wait_until
 from tests.faults._stack import FAULTS_REDIS_URL, LONG, TOKEN, Every, WorkerPool
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands.bench_heldout import (
+from bot.bench.heldout import (
     Outcome,
     accepted_intents,
     add_arguments,

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from bot.commands import bench_tokens
+from bot.bench import tokens as bench_tokens
 from runtime.llm.bench import run_bench
 from runtime.llm.routing import PROMPT_TOKEN_BUDGET
 

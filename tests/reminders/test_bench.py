@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.bench_reminders import bench
+from bot.bench.reminders import bench
 
 
 def test_bench_small_count() -> None:

@@ -6,8 +6,8 @@ import secrets
 import time
 from typing import Any
 
-from bot._webhook_crypto import WebhookSecrets
 from bot.webhook import WebhookConfig, create_app
+from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.testkit.driver import sign
 
 TOKEN = "sec-test-token"

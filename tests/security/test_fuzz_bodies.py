@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from bot import _webhook_keys as keys
 from bot.delivery import DeliveryService
 from bot.queue import make_queue
-from bot.worker import EdgeRuntime, drain_user, install
+from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install
+from runtime import keys
 from tests.security._app import RecordingDispatcher, make_app, signed
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">'
@@ -114,7 +114,7 @@ def _drain_everything(conn: Any) -> None:
     with tempfile.TemporaryDirectory() as data:
         settings = Settings.from_env({"DATA_DIR": data, "WEATHER_FAKE": "1"})
         engine = build_runtime(settings, redis=conn, database_url=f"sqlite:///{Path(data) / 'db.sqlite'}").engine
-        install(EdgeRuntime(redis=conn, engine=engine, delivery=DeliveryService(conn, _NullAPI()),
+        install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, _NullAPI()),
                             queue=make_queue(conn), typing_after_s=0))
         users = [m.decode() for m in conn.zrange(keys.active_mailboxes(), 0, -1)]
         for user in users:

@@ -12,8 +12,8 @@ import pytest
 import redis
 from starlette.testclient import TestClient
 
-from bot._worker_texts import RATE_LIMITED
 from bot.wechat.testkit import MessageFactory, WebhookDriver
+from bot.wechat.texts import RATE_LIMITED
 from tests.security._app import AES_KEY, TOKEN, make_app, signed
 
 M = MessageFactory()

@@ -11,7 +11,9 @@ from runtime.turn import Inbound, StateSnapshot, TurnResult, TurnTrace
 class EchoEngine:
     """``handle(inbound) -> TurnResult`` like ``runtime.engine.Engine``, with no state."""
 
-    def handle(self, inbound: Inbound) -> TurnResult:
+    store: Any = None  # it keeps no contexts
+
+    def handle(self, inbound: Inbound, *, loaded: Any = None) -> TurnResult:
         text = inbound.text
         if text.startswith("sleep:"):
             head, _, text = text.partition(" ")

@@ -1,0 +1,13 @@
+"""``wxbot bench``: one module per benchmark, each with ``add_arguments(parser)`` and
+``run(args, settings)``; private helpers start, load and measure the processes under test."""
+
+BENCHES: dict[str, str] = {
+    "script": "dialogue-script throughput: 2,000 single-turn utterances in one process",
+    "tokens": "prompt tokens of our prompts vs a naive baseline",
+    "reminders": "reminder scheduling and due-push throughput",
+    "webhook": "webhook request throughput and passive-reply latency",
+    "pipeline": "webhook → queue → worker → delivery end to end",
+    "heldout": "router score on the public held-out intent sets (aggregate figures only)",
+}
+
+__all__ = ["BENCHES"]

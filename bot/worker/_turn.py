@@ -1,0 +1,175 @@
+"""One mailbox entry through the engine: triage, the turn, its commit and its delivery (idempotent by
+message key: a re-run after a crash reuses the stored replies and never sends a piece twice)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from typing import Any
+
+from bot.delivery import Fence
+from bot.delivery.service import Started
+from bot.delivery.transcribed import TranscribedDelivery
+from bot.redis_client import text
+from bot.wechat.errors import WeChatAPIError
+from bot.wechat.inbound import Kind, WeChatMessage
+from bot.wechat.texts import TURN_FAILED
+from bot.wechat.triage import Triage, triage
+from bot.worker._context import EdgeRuntime, Recorder
+from runtime import keys
+
+log = logging.getLogger("bot.worker")  # the worker's records, as operators know them
+DONE_TTL_S = 86400
+
+
+class EntryRead:
+    """The first round trip of an entry: its stored outcome, the windows the user's message opens
+    (harmless to repeat on a re-run: it is what a crash between the two used to do anyway) and the
+    turn's context read (the lease keeps it current). It can ride in an earlier round trip of the
+    drainer's (:meth:`queue`, then :meth:`take`), or run on its own (:meth:`run`)."""
+
+    def __init__(self, rt: EdgeRuntime, entry: str) -> None:
+        self.entry = entry
+        self.msg = WeChatMessage.from_json(entry)
+        self.decision = triage(self.msg)
+        self.store = rt.engine.store if self.decision.inbound is not None else None
+        self._rt = rt
+        self.replies: list[Any] | None = None  # the queued commands' replies, once they ran
+
+    def queue(self, pipe: Any) -> int:
+        """Queue the reads (and window writes) on ``pipe``; returns how many commands."""
+        msg, before = self.msg, len(pipe)
+        pipe.get(keys.turn_done(msg.user, msg.message_key))
+        at = float(msg.create_time or time.time())
+        if self.decision.user_message:
+            self._rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
+        if self.decision.interaction:
+            self._rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
+        if self.store is not None:
+            self.store.queue_load(pipe, msg.user)
+        return len(pipe) - before
+
+    def take(self, replies: list[Any]) -> bool:
+        """Keep the replies of the queued commands; False (nothing kept) if one is an error."""
+        if any(isinstance(r, Exception) for r in replies):
+            return False
+        self.replies = replies
+        return True
+
+    def run(self) -> None:
+        pipe = self._rt.redis.pipeline(transaction=False)
+        self.queue(pipe)
+        self.replies = pipe.execute()
+
+
+def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: EntryRead | None = None,
+                  fence: Fence | None = None) -> list[str]:
+    """Handle one mailbox entry (idempotent by message key) and deliver its replies.
+
+    ``fence``: the user's lease the entry is handled under (nothing is sent once it is lost).
+
+    ``record_on``: a pipeline the caller executes next; the delivery's transcript records are queued
+    on it (when the delivery service keeps a transcript) instead of costing a round trip here.
+    ``read``: the entry's first round trip, done earlier (riding on one of the caller's).
+    """
+    if read is None or read.entry != entry or read.replies is None:
+        read = EntryRead(rt, entry)
+        read.run()
+    assert read.replies is not None
+    msg, decision, store, results = read.msg, read.decision, read.store, read.replies
+    key = msg.message_key
+    done_key = keys.turn_done(msg.user, key)
+    done = results[0]
+    started: Started | None = None
+    if done is not None:
+        replies: list[str] = json.loads(text(done))
+    else:
+        loaded = store.loaded(msg.user, results[-1]) if store is not None else None
+        replies, record = _turn(rt, msg, decision, loaded)
+        started = _commit(rt, msg, done_key, replies, record)
+    if replies:
+        if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
+            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence, record_on=record_on)
+        else:
+            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence)
+    else:
+        rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
+    return replies
+
+
+def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
+            record: Recorder | None) -> Started | None:
+    """One round trip after the turn committed: the done marker, the turn's transcript record and,
+    when there are replies, the start of their delivery (after the marker is written): the passive
+    piece handed to the waiting webhook, or the delivery's snapshot of the user."""
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.set(done_key, json.dumps(replies, ensure_ascii=False), ex=DONE_TTL_S)
+    if record is not None:
+        try:
+            record(pipe)
+        except Exception as exc:  # observability must not break the conversation
+            log.warning("transcript turn record failed: %s", type(exc).__name__)
+    recorded = len(pipe)
+    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies) if replies else None
+    results = pipe.execute(raise_on_error=False)
+    if isinstance(results[0], Exception):
+        raise results[0]
+    if any(isinstance(r, Exception) for r in results[1:recorded]):
+        log.warning("transcript turn record failed for %s", msg.message_key)
+    return start.read(results[start.index:]) if start is not None else None
+
+
+def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
+          loaded: Any = None) -> tuple[list[str], Recorder | None]:
+    """The turn's replies, and (engines that defer their transcript record) what queues the record."""
+    if msg.kind is Kind.EVENT:
+        _record_event(rt, msg)
+    if decision.reply is not None:
+        return [decision.reply], None
+    if decision.inbound is None:
+        return [], None
+    timer = _typing_timer(rt, msg.user) if decision.user_message else None
+    try:
+        result, record = rt.engine.handle_deferred(decision.inbound, loaded=loaded)
+        return [r for r in result.replies if r], record
+    except Exception:  # the turn degrades to a fixed answer; the message is not retried forever
+        log.exception("engine failed for %s", msg.message_key)
+        return [TURN_FAILED], None
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _typing_timer(rt: EdgeRuntime, user: str) -> threading.Timer | None:
+    """Send "typing…" once if the turn is slow (allowed: the user just wrote, the window is open)."""
+    if rt.typing_after_s <= 0:
+        return None
+
+    def show() -> None:
+        try:
+            rt.delivery.api.typing(user)
+        except WeChatAPIError as exc:
+            log.info("typing for %s refused: %s", user, exc.code)
+
+    timer = threading.Timer(rt.typing_after_s, show)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _record_event(rt: EdgeRuntime, msg: WeChatMessage) -> None:
+    store = rt.delivery.store
+    event = (msg.event or "").lower()
+    if event == "unsubscribe":
+        store.set_flag(msg.user, "unsubscribed")
+        store.record(msg.user, msg.message_key, "event", "unsubscribed")
+    elif event == "subscribe":
+        store.set_flag(msg.user, "unsubscribed", on=False)
+        store.set_flag(msg.user, "refused", on=False)
+    elif event == "templatesendjobfinish":
+        msgid = msg.extra.get("MsgID", "")
+        status = msg.extra.get("Status", "")
+        store.record(msg.user, store.template_message_key(msg.user, msgid) or f"tmpl:{msgid}", "template",
+                     "delivered" if status == "success" else f"undelivered:{status}")

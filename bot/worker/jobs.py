@@ -1,0 +1,243 @@
+"""RQ jobs that drain per-user mailboxes through the engine, and the worker class that runs them.
+
+``drain_ready(token)`` is a drainer: it serves many users from the ready list (see
+:mod:`bot.queue._drain`), so RQ's per-job cost is paid per batch, not per message.
+``drain_user(user)`` takes the user's lease, handles the mailbox head first, pops it only when its
+replies are delivered, renews the lease per message and releases it in the same script that finds
+the mailbox empty (so a message appended while the lease was held is never stranded). A drainer
+prepares its next users (claim, then first reads) in the round trips of the current one
+(:mod:`bot.worker._ahead`). A turn's replies are
+stored by message key before delivery (:mod:`bot.worker._turn`), so a job re-run after a crash
+reuses them instead of running the engine again, and delivery marks each piece as sent: replies are
+exactly-once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any, TypeVar
+
+from redis.exceptions import RedisError
+from rq import SimpleWorker
+
+from bot.delivery import LeaseLost
+from bot.queue import DrainSchedule, Mailbox, enqueue_drainer
+from bot.worker._ahead import Lookahead, lease_token
+from bot.worker._context import EdgeRuntime, current, install
+from bot.worker._piggyback import Piggyback
+from bot.worker._turn import EntryRead, process_entry
+
+log = logging.getLogger("bot.worker")  # the name it had as bot/worker.py
+T = TypeVar("T")
+
+
+def drain_user(user: str) -> int:
+    """Handle every message in ``user``'s mailbox, in order, under the user's lease (none if another
+    drainer holds it: never two at once). Returns how many were handled."""
+    return _drain_user(current(), user)
+
+
+def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> int:
+    """:func:`drain_user`; with ``ahead`` (the rest of a drainer's batch) the user may come claimed
+    and read already, and the next users' steps ride on this user's round trips."""
+    handled = 0
+    up = ahead.take(user) if ahead is not None else None
+    while True:
+        read = None
+        if up is not None and up.claimed:
+            token, head, read = up.token, up.head, up.read
+        else:
+            token = lease_token()
+            pipe = rt.redis.pipeline(transaction=False)
+            steps = ahead.board(pipe) if ahead is not None else []
+            carrier: Any = Piggyback(rt.redis, pipe, own=len(pipe))
+            since = time.monotonic()
+            head = _carried(ahead, steps, carrier, Mailbox(carrier).claim, user, token, rt.lease_ttl_ms)
+            if head is not None:
+                rt.leases.hold(user, token, since)
+        up = None
+        if head is None:
+            return handled
+        try:
+            count, finished = _drain_claimed(rt, user, token, head, read, ahead)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                rt.mailbox.release(user, token)
+            raise
+        finally:
+            rt.leases.drop(user, token)
+        handled += count
+        if finished:
+            return handled
+
+
+def _carried(ahead: Lookahead | None, steps: list[Any], carrier: Any, call: Callable[..., T], *args: Any) -> T:
+    """Run ``call(*args)``, whose round trip also carries the lookahead's ``steps``: land their replies,
+    or abandon them when the round trip fails (its claims may or may not have run)."""
+    if ahead is None:
+        return call(*args)
+    since = time.monotonic()
+    try:
+        out = call(*args)
+    except BaseException:
+        ahead.abandon(steps)
+        raise
+    ahead.land(steps, carrier.replies, since)
+    return out
+
+
+def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: EntryRead | None,
+                   ahead: Lookahead | None) -> tuple[int, bool]:
+    """Drain from ``entry`` (the head, lease held; ``read``: its first reads, if done ahead);
+    ``(handled, finished)`` — finished: lease released."""
+    handled = 0
+    fence = rt.leases.fence(user, token)
+    while True:
+        records = rt.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
+        steps = ahead.board(records) if ahead is not None else []  # first, so their replies come first
+        own = len(records)
+        try:
+            process_entry(rt, entry, record_on=records, read=read, fence=fence)
+        except RedisError:
+            raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
+        except LeaseLost:  # another drainer has the user now and re-runs this message
+            log.warning("lease for %s lost mid-turn; stopping", user)
+            if ahead is not None:
+                ahead.abandon(steps)
+            return handled, False
+        except Exception:  # a poison message must not block the user's mailbox forever
+            log.exception("message of %s could not be handled; removed from the mailbox", user)
+            rt.delivery.store.record(user, "poison", "drop", "failed")
+        read = None
+        carrier: Any = Piggyback(rt.redis, records, own=own)
+        since = time.monotonic()
+        status, nxt = _carried(ahead, steps, carrier, Mailbox(carrier).pop_next, user, entry, token,
+                               rt.lease_ttl_ms)
+        if status < 0:
+            log.warning("lease for %s lost; stopping", user)
+            return handled, False
+        if status == 0:
+            log.warning("mailbox head of %s changed under us; stopping", user)
+            rt.mailbox.release(user, token)
+            return handled, False
+        handled += 1
+        if nxt is None:
+            return handled, True
+        rt.leases.hold(user, token, since)  # renewed by the pop
+        entry = nxt
+
+
+def _serve(rt: EdgeRuntime, users: list[str]) -> int:
+    """Drain ``users`` one after another (their next steps prepared ahead); a failure lets go of
+    the claims taken ahead."""
+    ahead = Lookahead(rt, users)
+    handled = 0
+    try:
+        for user in users:
+            handled += _drain_user(rt, user, ahead)
+    except BaseException:
+        ahead.let_go()
+        raise
+    return handled
+
+
+def _serve_batch(rt: EdgeRuntime, users: list[str]) -> int:
+    """One batch from the ready list, split into ``rt.lanes`` lanes drained side by side: a turn
+    spends most of its wall time waiting for Redis, so another user's turn runs meanwhile. Users are
+    distinct and each is drained under its own lease, so per-user order is what it was."""
+    lanes = [users[i::rt.lanes] for i in range(min(rt.lanes, len(users)))]
+    if len(lanes) <= 1:
+        return _serve(rt, users)
+    pool = rt.lane_pool()
+    futures = [pool.submit(_serve, rt, lane) for lane in lanes]
+    wait(futures)  # every lane settles before the batch counts as served, failed or not
+    return sum(f.result() for f in futures)  # re-raises the first lane's failure
+
+
+def drain_ready(token: str) -> int:
+    """RQ job: a drainer. Serve users from the ready list until it stayed empty for
+    ``drainer_idle_s`` (then retire, atomically with a last emptiness check) or the time budget is
+    spent (then hand over to a fresh job). Returns how many messages it handled."""
+    rt = current()
+    schedule = DrainSchedule(rt.redis)
+    started = time.monotonic()
+    handled = 0
+    live: str | None = token
+    try:
+        while live is not None:
+            users = schedule.pop(live, retire=False)
+            if not users:
+                user = schedule.wait(rt.drainer_idle_s) if rt.drainer_idle_s > 0 else None
+                users = [user] if user is not None else schedule.pop(live)
+            if not users:
+                live = None  # retired by the same script that found the list empty
+                break
+            handled += _serve_batch(rt, users)
+            if time.monotonic() - started >= rt.drainer_budget_s:
+                successor = schedule.handover(live)
+                live = None
+                if successor is not None:
+                    enqueue_drainer(rt.queue, successor)
+    finally:
+        if live is not None:  # failed midway: free the slot (the sweeper re-drives what was left)
+            with contextlib.suppress(Exception):
+                schedule.retire(live)
+    return handled
+
+
+def deliver_released(user: str, message_key: str, reply: str) -> None:
+    """RQ job: a passive reply nobody took before the deadline goes out through the API (outside the
+    user's lease, so it carries no parked text). Handed out again by the sweeper until it settles,
+    so a job lost with a killed worker loses nothing; a re-run is deduped by the delivery's key."""
+    delivery = current().delivery
+    delivery.deliver(user, f"{message_key}:late", [reply], passive=False, carry_parked=False)
+    delivery.handoff.sent_late(user, message_key)  # settled: the sweeper stops handing it out
+
+
+def deliver_push(user: str, text: str, key: str) -> str:
+    """RQ job (queued by the scheduler): deliver a reminder push through the delivery policy and
+    record the outcome."""
+    from skills.reminders.schedule import record_outcome
+
+    rt = current()
+    outcomes = rt.delivery.deliver(user, key, [text], passive=False, carry_parked=False)
+    channel = str(outcomes[-1].channel) if outcomes else "drop"
+    record_outcome(rt.sql_engine(), key, channel)
+    return channel
+
+
+class EdgeWorker(SimpleWorker):
+    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), with the
+    process's :class:`EdgeRuntime` installed. Per-user leases, not forking, keep users isolated."""
+
+    def __init__(self, *args: Any, runtime: EdgeRuntime, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        install(runtime)
+
+
+class InlineDispatcher:
+    """Embedded mode: drain jobs run on a small thread pool inside the webhook process."""
+
+    def __init__(self, runtime: EdgeRuntime, *, threads: int = 4) -> None:
+        install(runtime)
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wxbot-drain")
+
+    def drain(self, user: str, *, force: bool = False) -> None:
+        self._pool.submit(_logged, drain_user, user)
+
+    def released(self, user: str, message_key: str, reply: str) -> None:
+        self._pool.submit(_logged, deliver_released, user, message_key, reply)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def _logged(fn: Any, *args: Any) -> None:
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("embedded job %s failed", getattr(fn, "__name__", fn))

@@ -1,0 +1,25 @@
+"""The transcript: every turn (inbound, replies, trace) and every delivery, per user, in Redis Streams."""
+
+from runtime.transcript._entries import from_fields, to_fields
+from runtime.transcript.store import (
+    ActiveUser,
+    DeliveryEntry,
+    EntryKind,
+    LatencySummary,
+    TranscribedEngine,
+    Transcript,
+    TranscriptEntry,
+    TranscriptStats,
+    TurnEntry,
+    TurnHandler,
+    UnreadableEntry,
+    percentile,
+    stream_id_at,
+    stream_id_time,
+)
+
+__all__ = [
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "TranscribedEngine", "Transcript",
+    "TranscriptEntry", "TranscriptStats", "TurnEntry", "TurnHandler", "UnreadableEntry", "from_fields", "percentile",
+    "stream_id_at", "stream_id_time", "to_fields",
+]
