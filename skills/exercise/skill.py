@@ -159,9 +159,9 @@ SPEC = SkillSpec(
             name="plan", intent="exercise.plan", run=plan, repeatable=True,
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "运动目标是什么？（减脂/增肌/控糖/保持）", required=False,
-                         extract=parse_goal),
+                         extract=parse_goal, standalone=True),
                 SlotSpec("level", SlotType.TEXT, "现在的运动基础怎么样？（新手/有基础/老手）", required=False,
-                         extract=_extract_level),
+                         extract=_extract_level, standalone=True),
                 SlotSpec("minutes", SlotType.DURATION, "每次大概能练多久？", required=False, ask_once=True,
                          minimum=5, maximum=240),
             ),
