@@ -2,7 +2,7 @@
 
 Run once when the corpus changes::
 
-    python -m skills.cookbook.convert ../shared/data/recipes/howtocook skills/cookbook/recipes.json
+    python -m skills.cookbook.convert PATH/TO/HowToCook skills/cookbook/recipes.json
 
 Each ``dishes/<category>/**/<name>.md`` becomes one record: name, aliases, category, difficulty
 (1–5 stars), calories, minutes (from the introduction), ingredients (the 必备原料和工具 list),
