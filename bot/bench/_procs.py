@@ -13,7 +13,7 @@ from typing import Any
 
 __all__ = ["ROOT", "cpu_seconds", "run_load", "spawn", "stop", "wait_port"]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
