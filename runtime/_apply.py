@@ -109,7 +109,12 @@ def _reset(engine: Engine, turn: TurnState, match: Match, view: RouterView, summ
 def _answer(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     if match.also:
         engine.dialogue.run_read_only(turn, match.also, match.also_text)
-    engine.dialogue.answer(turn, match.params.get("value"), text=view.text)
+    session, value = turn.ctx.active, match.params.get("value")
+    said = describe_params({session.expected_input.field: value}) \
+        if view.clarifying and session is not None and session.expected_input is not None else ""
+    if said:  # a numbered list also stood: say which question the answer went to
+        turn.say(texts.NOTED.format(what=said))
+    engine.dialogue.answer(turn, value, text=view.text)
 
 
 def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -230,6 +235,10 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         return
     option = clar.options[index]
     turn.trace.intent = option.intent
+    if option.intent not in ("unknown", "chitchat") and (turn.ctx.active is not None
+                                                          or turn.ctx.pending_confirmation is not None):
+        engine.dialogue.pause_active(turn)  # the waiting task is kept and offered again afterwards
+        turn.ctx.topic_version += 1
     if option.intent in ("unknown", "chitchat") or not _start(engine, turn, option.intent, clar.text, option.params):
         turn.say("好的。" + texts.HELP)
 

@@ -226,7 +226,7 @@ class Dialogue:
             turn.ctx.clarification = Clarification(
                 text=turn.inbound.text, question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
-        if result.ok and (action.read_only or action.repeatable or action.amend is not None):
+        if (result.ok or result.asks) and (action.read_only or action.repeatable or action.amend is not None):
             turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now,
                                                      ref=result.data.get("ref"))
         return result

@@ -45,6 +45,9 @@ MAX_SAVE_ATTEMPTS = 3
 CLARIFY_TTL = timedelta(minutes=10)
 FOLLOW_UP_TTL = timedelta(minutes=30)
 _UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
+# expected fields a bare number answers (asked last, after a numbered list answered in passing)
+_COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
+                      SlotType.HEIGHT, SlotType.WEIGHT})
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 # words that name what the skills do; chit-chat carrying them is worth the router's look when a model is set
 TASK_WORDS = re.compile(r"提醒|闹钟|计时|预算|晚饭|晚餐|做饭|菜谱|做法|运动|锻炼|跑步|健身|体重|身高|冰箱|食材|天气|记录|计划")
@@ -203,7 +206,13 @@ class Engine:
         return self.control.match(view)
 
     def _choice(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
-        return self.expected.match_choice(view) if view.clarifying else None
+        if not view.clarifying:
+            return None
+        found = self.expected.match_choice(view)
+        if found is not None and view.expected_type in _COUNTED \
+                and self.dialogue.parse_answer(turn, view.text) is not None:
+            return None  # a list answered in passing, then the task's question repeated: "1" answers the task
+        return found
 
     def _pending_input(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         """What the message does to what the bot is waiting for: a slot, a yes/no, or the last query."""
@@ -219,8 +228,9 @@ class Engine:
             found = self.rules.match_follow_up(view)  # "那广州呢" (answered in passing if a task waits)
             if found is not None and "ahead" in found.params and not self._timed_frame(turn):
                 found = None  # "提前半小时提醒我" with no time to count back from: a request of its own
-        if found is None and view.active_skill is None and view.pending_confirmation is None:
-            found = self._bare_follow_up(turn, view)
+        if found is None and view.pending_confirmation is None \
+                and (view.active_skill is None or view.last_intent in self.read_only):
+            found = self._bare_follow_up(turn, view)  # "杭州" after "明天天气怎么样", also while a task waits
         return found
 
     def _timed_frame(self, turn: TurnState) -> bool:

@@ -114,7 +114,8 @@ class Choice:
 class SkillResult:
     """What an action returns: the reply, structured data, the model-facing DTO, summary facts.
 
-    ``choices``: the reply lists numbered items; a bare number next ("3") picks one.
+    ``choices``: the reply lists numbered items; a bare number next ("3") picks one. ``asks``: the reply
+    asks for what the query lacks (which city?): its frame is kept, so the answer said next completes it.
     """
 
     reply: str
@@ -123,6 +124,7 @@ class SkillResult:
     facts: Mapping[str, Any] = field(default_factory=dict)
     ok: bool = True
     choices: tuple[Choice, ...] = ()
+    asks: bool = False
 
 
 Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]

@@ -84,9 +84,9 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     if city is None:
         profile = get_profile(services.db, view.user)
         city = profile.city if profile and profile.city else None
-    if city is None:
+    if city is None:  # the query's frame (its day) stays, so the city said next completes it
         return SkillResult("想查哪个城市的天气？可以说“杭州明天天气”，或者告诉我“我在杭州”，以后就默认查它。",
-                           dto={"city": None}, ok=False)
+                           dto={"city": None}, ok=False, asks=True)
     local: datetime = view.now.astimezone(ZoneInfo(view.tz))
     target = local.date() + timedelta(days=DAYS[word])
     provider = services.weather
