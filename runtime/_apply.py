@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from runtime import texts
@@ -254,6 +255,10 @@ def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
 
 def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx, dialogue, intent = turn.ctx, engine.dialogue, match.intent
+    if match.also and dialogue.run_read_only(turn, match.also, match.also_text):
+        # "周五晚上8点提醒我开会，周五是几号啊": the question answered, the task started from the rest
+        rest = "，".join(c for c in (view.text.replace(match.also_text, "，").split("，")) if c.strip())
+        view = replace(view, text=rest)
     active = ctx.active
     if active is not None and active.intent == intent:
         params = dict(match.params)

@@ -265,6 +265,10 @@ class Engine:
 
     def _routed(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         found = self.rules.match(view) or self.intent_model.match(view)
+        if found is not None and found.kind is Kind.INTENT and found.intent not in self.read_only:
+            side = self.expected.side_question(view.text, found.intent)
+            if side is not None:  # mixed: the task from the rest, the question answered beside it
+                found = replace(found, also=side[0], also_text=side[1], detail=f"{found.detail}; also {side[0]}")
         if (found is not None and found.stage is Stage.INTENT_MODEL and found.kind is Kind.CHITCHAT
                 and TASK_WORDS.search(view.text) and self.llm_router.applies(view)):
             return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it

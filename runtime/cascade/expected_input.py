@@ -49,6 +49,21 @@ class ExpectedInputStage:
             return None
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
 
+    def side_question(self, text: str, task: str) -> tuple[str, str, str] | None:
+        """A request for ``task`` with a read-only question beside it ("周五晚上8点提醒我开会，周五是几号啊"):
+        (question intent, question clause, the rest), when the rest alone still asks for ``task``."""
+        clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+        if len(clauses) < 2:
+            return None
+        for clause in clauses:
+            found = self._rules.classify(clause)
+            if found and found[0] in self._read_only and found[0] != "chitchat" and QUESTION.search(clause):
+                rest = "，".join(c for c in clauses if c != clause)
+                kept = self._rules.classify(rest)
+                if kept is not None and kept[0] == task:
+                    return found[0], clause, rest
+        return None
+
     def why_not(self, view: RouterView) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
         text = view.text.strip()
