@@ -48,6 +48,9 @@ _UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotTy
 # expected fields a bare number answers (asked last, after a numbered list answered in passing)
 _COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
                       SlotType.HEIGHT, SlotType.WEIGHT})
+_UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
+                   r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
+                   r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 # words that name what the skills do; chit-chat carrying them is worth the router's look when a model is set
 TASK_WORDS = re.compile(r"提醒|闹钟|计时|预算|晚饭|晚餐|做饭|菜谱|做法|运动|锻炼|跑步|健身|体重|身高|冰箱|食材|天气|记录|计划")
@@ -231,7 +234,17 @@ class Engine:
         if found is None and view.pending_confirmation is None \
                 and (view.active_skill is None or view.last_intent in self.read_only):
             found = self._bare_follow_up(turn, view)  # "杭州" after "明天天气怎么样", also while a task waits
+        if found is None and view.active_skill is None and view.pending_confirmation is None:
+            found = self._undo(view)  # "取消刚才那个" right after a reminder was set
         return found
+
+    def _undo(self, view: RouterView) -> Match | None:
+        """"取消刚才那个" right after a write: the intent that takes that write back."""
+        found = self.registry.for_intent(view.last_intent) if view.last_intent else None
+        if found is None or found[1].undo is None or not _UNDO.match(view.text.strip()):
+            return None
+        return Match(Stage.RULES, Kind.INTENT, intent=found[1].undo, confidence=0.9,
+                     detail=f"takes back the last {view.last_intent}")
 
     def _timed_frame(self, turn: TurnState) -> bool:
         """Whether the last query's frame holds a time (what "提前半小时" counts back from)."""

@@ -156,6 +156,7 @@ class ActionSpec:
     follow_up: FollowUp | None = None
     repeatable: bool = False  # re-running with a changed slot is harmless (a plan, not a record)
     amend: Runner | None = None  # replaces the record the last run made (its result's data["ref"])
+    undo: str | None = None  # the intent that takes the last run back ("取消刚才那个")
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""

@@ -6,9 +6,11 @@ import re
 
 from runtime.skill import time_spans
 
-__all__ = ["ALL", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
+__all__ = ["ALL", "LATEST", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
 
 ALL = "全部"
+LATEST = "刚才"  # the reminder set last: "取消刚才那个", "刚才那个不要了"
+_LATEST = re.compile(r"(?:刚才|刚刚|刚)(?:设|加|定|建)?(?:的|那个|那条|这个|这条)*(?:提醒)?")
 TIMER = "计时"
 TIMER_CONTENT = "计时结束"
 _KEYWORD = re.compile(r"(?:记得|请|麻烦|帮我)*(?:提醒一下我|提醒我一下|提醒下我|提醒我|提醒一下|叫我|喊我|提醒)")
@@ -103,6 +105,8 @@ def parse_target(text: str) -> int | str | None:
     else:
         words = rest
     words = _clean(_TAIL.sub("", _clean(words)))
+    if _LATEST.fullmatch(words):
+        return LATEST
     if _SOME.fullmatch(words):
         return None  # 删个提醒 / 取消一个提醒: which one is still to be asked
     number = _NUMBER.fullmatch(words)

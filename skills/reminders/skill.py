@@ -27,6 +27,7 @@ from skills.reminders._amend import amend_reminder
 from skills.reminders._listing import left, line, list_reminders, local, lookup_target, target_of
 from skills.reminders._text import (
     ALL,
+    LATEST,
     TIMER,
     TIMER_CONTENT,
     extract_content,
@@ -87,6 +88,8 @@ def cancel_confirm_text(params: Mapping[str, Any]) -> str:
         return "确认停止计时器吗？"
     if target == ALL:
         return "确认取消全部提醒吗？"
+    if target == LATEST:
+        return "确认取消刚才设的提醒吗？"
     if isinstance(target, int):
         return f"确认取消第{target}个提醒吗？"
     return f"确认取消「{target}」的提醒吗？"
@@ -140,6 +143,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
+            undo="reminder.cancel",
             description="新建提醒",
             slots=(
                 SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。", check=check_when),

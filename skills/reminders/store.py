@@ -19,6 +19,7 @@ __all__ = ["ActiveReminder", "cancel", "create", "list_active", "select_targets"
 _OCC = ReminderOccurrence.__table__  # type: ignore[attr-defined]
 _REM = Reminder.__table__  # type: ignore[attr-defined]
 ALL = "全部"
+LATEST = "刚才"  # the reminder set last ("取消刚才那个")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ def select_targets(active: Sequence[ActiveReminder], target: int | str) -> list[
         return [r for r in active if r.number == target]
     if target == ALL:
         return list(active)
+    if target == LATEST:
+        return [max(active, key=lambda r: r.reminder_id)] if active else []
     words = target.strip()
     if not words:
         return []
