@@ -225,9 +225,11 @@ class SkillRegistry:
 # its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
 from runtime.keys import skill_cache  # noqa: E402
 
-# The calendar facts skills answer from (festivals, lunar dates, solar terms) come the same way.
+# The calendar facts skills answer from (festivals, lunar dates, solar terms) come the same way, and so
+# does reading restrictions said in words (不吃香菜和葱 → [香菜, 葱]).
 from runtime.parsers import festivals  # noqa: E402
 from runtime.parsers._time_merge import corrected_time  # noqa: E402
+from runtime.parsers.dietary import parse_restrictions  # noqa: E402
 from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar  # noqa: E402
 from runtime.parsers.recurrence import next_occurrence  # noqa: E402
 from runtime.parsers.timephrase import (  # noqa: E402
@@ -238,5 +240,5 @@ from runtime.parsers.timephrase import (  # noqa: E402
     time_spans,
 )
 
-__all__ += ["TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "next_occurrence",
+__all__ += ["TimeExpr", "corrected_time", "parse_restrictions", "describe_rrule", "festivals", "format_when", "next_occurrence",
             "next_solar_term", "parse_time_phrase", "skill_cache", "solar_term_on", "solar_to_lunar", "time_spans"]
