@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 
 __all__ = ["flushed_db", "private_url", "stop_private_server"]
 

@@ -1,5 +1,10 @@
 """``wxbot bench``: one module per benchmark, each with ``add_arguments(parser)`` and
-``run(args, settings)``; private helpers start, load and measure the processes under test."""
+``run(args, settings)``; private helpers start, load and measure the processes under test. A private
+``redis-server`` on a free port (:class:`PrivateRedis`) and :func:`stop` for spawned processes are
+shared with the test suite."""
+
+from bot.bench._procs import stop
+from bot.bench._redis import PrivateRedis, free_port
 
 BENCHES: dict[str, str] = {
     "script": "dialogue-script throughput: 2,000 single-turn utterances in one process",
@@ -10,4 +15,4 @@ BENCHES: dict[str, str] = {
     "heldout": "router score on the public held-out intent sets (aggregate figures only)",
 }
 
-__all__ = ["BENCHES"]
+__all__ = ["BENCHES", "PrivateRedis", "free_port", "stop"]

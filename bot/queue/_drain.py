@@ -119,6 +119,3 @@ class DrainSchedule:
 
     def retire(self, token: str) -> None:
         self.redis.zrem(keys.drainers(), token)
-
-    def ready_length(self) -> int:
-        return int(self.redis.llen(keys.ready_users()))

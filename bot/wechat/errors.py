@@ -17,11 +17,6 @@ class WeChatAPIError(Exception):
         self.code = code
         self.message = message
 
-    @property
-    def token_invalid(self) -> bool:
-        """True when the access_token was rejected (invalid or expired)."""
-        return self.code in TOKEN_CODES
-
 
 class AccessTokenInvalid(WeChatAPIError):
     """40001 / 40014 / 42001: invalidate the shared token, refresh once and retry."""

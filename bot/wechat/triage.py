@@ -10,7 +10,6 @@ from bot.wechat.texts import UNSUPPORTED, VOICE_NOT_UNDERSTOOD
 from runtime.turn import Inbound, Origin
 
 ENGINE_EVENTS = frozenset({"subscribe", "CLICK", "SCAN"})
-INTERACTION_EVENTS = frozenset({"subscribe", "CLICK", "SCAN"})
 SILENT_EVENTS = frozenset({"unsubscribe", "VIEW", "TEMPLATESENDJOBFINISH"})
 
 

@@ -15,8 +15,7 @@ from bot.delivery import DeliveryService
 from bot.queue import make_queue
 from bot.settings import Settings
 from bot.webhook import WebhookConfig, create_app
-from bot.wechat.testkit import FakeWeChatServer
-from bot.wechat.testkit._serve import ServerThread
+from bot.wechat.testkit import FakeWeChatServer, ServerThread
 from bot.worker import EdgeRuntime, InlineDispatcher, install
 from runtime.transcript import TranscribedEngine, Transcript
 

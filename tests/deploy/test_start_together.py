@@ -21,7 +21,7 @@ import pytest
 import redis
 from rq import Worker
 
-from bot.bench._redis import PrivateRedis, free_port
+from bot.bench import PrivateRedis, free_port
 from skills.db import make_engine
 from skills.migrate import head, status
 from tests.deploy._pg import throwaway_database

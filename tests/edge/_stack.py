@@ -11,14 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.bench._procs import stop
+from bot.bench import stop
 from bot.delivery import DeliveryService
 from bot.queue import RQDispatcher, make_queue
-from bot.webhook import WebhookConfig, create_app
-from bot.webhook._aio import script_runner
+from bot.webhook import WebhookConfig, create_app, script_runner
 from bot.wechat.crypto import WebhookSecrets
-from bot.wechat.testkit import FakeWeChatServer
-from bot.wechat.testkit._serve import ServerThread
+from bot.wechat.testkit import FakeWeChatServer, ServerThread
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, InlineDispatcher, UnrecordedEngine
 from tests.edge.conftest import REAL_REDIS_URL, make_api

@@ -11,8 +11,7 @@ import redis
 
 from bot.delivery import DeliveryService
 from bot.delivery._store import DeliveryStore
-from bot.queue import Mailbox, RQDispatcher, make_queue
-from bot.queue._drain import DrainSchedule
+from bot.queue import DrainSchedule, Mailbox, RQDispatcher, make_queue
 from bot.queue.sweeper import sweep_once
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory

@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 
 from bot.delivery._store import DeliveryStore
 from bot.delivery.handoff import Handoff
-from bot.webhook import WebhookConfig, create_app
-from bot.webhook._aio import script_runner
+from bot.webhook import WebhookConfig, create_app, script_runner
 from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import MessageFactory

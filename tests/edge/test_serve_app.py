@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from bot.commands.serve import build_app
 from bot.settings import Settings
-from bot.webhook._aio import PipelinedScripts
+from bot.webhook import PipelinedScripts
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
 from runtime import keys

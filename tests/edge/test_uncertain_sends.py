@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.bench._redis import free_port
+from bot.bench import free_port
 from bot.delivery import Channel, DeliveryService
 from bot.delivery._uncertain import outcome_unknown
 from bot.wechat import WeChatAPIError, WeChatpyAPI

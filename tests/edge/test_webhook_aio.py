@@ -10,9 +10,9 @@ import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 from bot.redis_client import Call
-from bot.webhook._aio import PipelinedScripts, ThreadedScripts, script_runner
+from bot.webhook import PipelinedScripts, ThreadedScripts, script_runner
 from tests.edge.conftest import REAL_REDIS_URL
 
 ECHO = "redis.call('RPUSH', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('LLEN', KEYS[1])}"
@@ -95,7 +95,7 @@ def test_server_gone_fails_calls_in_flight_then_reconnects_after_restart() -> No
 
 
 def test_refused_connection_is_a_redis_error() -> None:
-    from bot.bench._redis import free_port
+    from bot.bench import free_port
 
     scripts = _pipelined(f"redis://127.0.0.1:{free_port()}/0")
 

@@ -91,7 +91,7 @@ def test_subscription_flags(wx: FakeWeChatServer, fake_redis, event: str) -> Non
 
 
 def _ready(conn, *users: str) -> str:
-    from bot.queue._drain import DrainSchedule
+    from bot.queue import DrainSchedule
 
     schedule = DrainSchedule(conn)
     token = schedule.push(users[0])

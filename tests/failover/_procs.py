@@ -11,7 +11,7 @@ from typing import IO
 
 import httpx
 
-from bot.bench._redis import free_port
+from bot.bench import free_port
 from bot.wechat.testkit import FakeWeChatServer, WebhookDriver
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 
 MASTER = "wxbot"
 

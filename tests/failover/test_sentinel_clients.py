@@ -20,12 +20,11 @@ import redis
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.bench._redis import free_port
+from bot.bench import free_port
 from bot.queue import make_queue
 from bot.redis_client import Call, LeanRedis, RedisTarget, connect, parse_sentinels
 from bot.settings import Settings
-from bot.webhook._aio import PipelinedScripts, ThreadedScripts, script_runner
-from bot.webhook._sentinel import SentinelAddress
+from bot.webhook import PipelinedScripts, SentinelAddress, ThreadedScripts, script_runner
 from tests.failover._sentinel import MASTER, SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis

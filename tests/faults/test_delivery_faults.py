@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 from bot.delivery._split import SEPARATOR
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, Fault, MessageFactory, WebhookDriver

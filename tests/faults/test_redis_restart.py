@@ -18,7 +18,7 @@ import time
 import pytest
 import redis
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from tests.edge._stack import start_webhook, wait_until
 from tests.faults._stack import TOKEN, Every, WorkerPool

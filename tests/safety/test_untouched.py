@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench._redis import free_port
+from bot.bench import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,7 +23,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bot.bench._redis import PrivateRedis
+from bot.bench import PrivateRedis
 
 DBS = range(16)
 TTL_S = 24 * 3600

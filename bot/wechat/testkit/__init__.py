@@ -7,6 +7,7 @@ Use it to test wxbot or your own deployment without WeChat::
         driver.deliver(MessageFactory().text("user-1", "你好")).reply
 """
 
+from bot.wechat.testkit._serve import ServerThread
 from bot.wechat.testkit._server_state import FakeWeChatState, Fault, RandomFaults, Sent
 from bot.wechat.testkit.driver import Delivery, WebhookDriver, sign
 from bot.wechat.testkit.fake_server import FakeWeChatServer, build_app
@@ -14,5 +15,5 @@ from bot.wechat.testkit.messages import MessageFactory, next_msg_id
 
 __all__ = [
     "Delivery", "FakeWeChatServer", "FakeWeChatState", "Fault", "MessageFactory", "RandomFaults", "Sent",
-    "WebhookDriver", "build_app", "next_msg_id", "sign",
+    "ServerThread", "WebhookDriver", "build_app", "next_msg_id", "sign",
 ]
