@@ -16,7 +16,7 @@ from skills.exercise._met import find_activity
 from skills.models import ExerciseLog
 from skills.store import apply_once
 
-__all__ = ["LATEST", "delete_log", "delete_confirm_text", "extract_log_target"]
+__all__ = ["LATEST", "amend_log", "delete_log", "delete_confirm_text", "extract_log_target"]
 
 LATEST = "latest"
 RECENT = 5
@@ -95,3 +95,24 @@ def delete_log(view: ExecView, params: Mapping[str, Any], services: Any) -> Skil
 
     apply_once(services.db, msg_id=view.msg_id, user=view.user, action="exercise.delete", tz=view.tz, write=write)
     return SkillResult(f"已删除运动记录：{said}。", data={"deleted": 1}, dto={"deleted": said})
+
+
+def amend_log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """"不对，是25分钟" right after a workout was logged: the corrected record replaces that one."""
+    from skills.exercise.skill import log
+
+    result = log(view, params, services)
+    replaced = params.get("replaces")
+    if not result.ok or not isinstance(replaced, int) or result.data.get("ref") == replaced:
+        return result
+
+    def write(session: Session) -> None:
+        row = session.get(ExerciseLog, replaced)
+        if row is not None and row.user_id == view.user:
+            session.delete(row)
+
+    apply_once(services.db, msg_id=f"{view.msg_id}:replaces", user=view.user, action="exercise.amend", tz=view.tz,
+               write=write)
+    return SkillResult("改好了：" + result.reply.removeprefix("记下了："), data=result.data, dto=result.dto,
+                       facts=result.facts)
+

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
-from skills.exercise._delete import delete_confirm_text, delete_log, extract_log_target
+from skills.exercise._delete import amend_log, delete_confirm_text, delete_log, extract_log_target
 from skills.exercise._met import DEFAULT_WEIGHT_KG, estimate, find_activity
 from skills.exercise._plan import parse_level, weekly_plan
 from skills.exercise._triggers import TRIGGERS
@@ -71,7 +71,7 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
     dto = {"activity": stored.activity, "minutes": stored.minutes, "distance_km": stored.distance_km,
            "kcal": round(stored.kcal), "met": stored.met, "weight_assumed": stored.weight_assumed,
            "recorded_now": inserted}
-    return SkillResult(reply, data=dto, dto=dto, facts={"last_exercise": stored.activity})
+    return SkillResult(reply, data={**dto, "ref": stored.id}, dto=dto, facts={"last_exercise": stored.activity})
 
 
 def _confirm(params: Mapping[str, Any]) -> str:
@@ -168,7 +168,8 @@ SPEC = SkillSpec(
             description="按目标和时间给一周运动计划",
         ),
         ActionSpec(
-            name="log", intent="exercise.log", run=log, writes=True, confirm_text=_confirm,
+            name="log", intent="exercise.log", run=log, writes=True, confirm_text=_confirm, amend=amend_log,
+            undo="exercise.delete",
             slots=(
                 SlotSpec("activity", SlotType.TEXT, "做的什么运动？", extract=find_activity),
                 SlotSpec("minutes", SlotType.DURATION, "运动了多长时间？", minimum=1, maximum=1440),
