@@ -114,8 +114,11 @@ def _record(view: ExecView, services: Any, changes: list[PantryChange],
         session.flush()
         for change in changes:
             row = _row(session, view.user, change["name"])
-            if row is not None and change["op"] in ("add", "sub") and row.unit != "若干":
-                left[change["name"]] = _qty(row.quantity, row.unit) if row.quantity > 0 else "0"
+            known = held.get(change["name"]) is not None  # an amount taken off nothing known says nothing left
+            if row is not None and change["op"] in ("add", "sub") and row.unit != "若干" and known:
+                now_has = _qty(row.quantity, row.unit)
+                left[change["name"]] = ("用完了" if row.quantity <= 0 else
+                                        f"还剩{now_has}" if change["op"] == "sub" else f"现在有{now_has}")
 
     applied = apply_once(services.db, msg_id=view.msg_id, user=view.user, action="pantry.update",
                          tz=view.tz, write=write)
@@ -123,7 +126,7 @@ def _record(view: ExecView, services: Any, changes: list[PantryChange],
 
 
 def _said(changes: list[PantryChange], left: Mapping[str, str]) -> str:
-    return "、".join(describe_change(c) + (f"（还剩{left[c['name']]}）" if c["name"] in left else "")
+    return "、".join(describe_change(c) + (f"（{left[c['name']]}）" if c["name"] in left else "")
                     for c in changes)
 
 
