@@ -102,6 +102,7 @@ def _named_between(clause: str, start: int, end: int) -> bool:
 def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:
     """Every ingredient change stated in ``text`` (empty when none is recognised)."""
     catalog = catalog or load_catalog()
+    text = text.replace("俩", "两个").replace("仨", "三个")
     changes: dict[str, PantryChange] = {}
     for clause in (c for part in _SPLIT.split(text) for c in _by_quantity(part)):
         names = catalog.find_ingredients(clause)
