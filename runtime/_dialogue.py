@@ -26,6 +26,8 @@ from runtime.parsers.timephrase import TimeExpr
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
+SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps the place it was about
+
 log = logging.getLogger(__name__)
 
 CONFIRM_TTL = timedelta(minutes=10)
@@ -53,6 +55,12 @@ class Dialogue:
             if not slot.required and slot.parser == "count" and slot.name not in collected \
                     and isinstance(remembered.get(slot.name), int | float):
                 collected[slot.name] = remembered[slot.name]
+        frame = turn.ctx.summary.last_query
+        if frame is not None and frame.intent == intent and turn.now - frame.at <= SAME_QUERY_TTL:
+            for slot in action.slots:  # "要穿羽绒服吗" right after 北京's weather: still 北京
+                if slot.standalone and not slot.required and slot.name not in collected \
+                        and isinstance(frame.params.get(slot.name), str):
+                    collected[slot.name] = frame.params[slot.name]
         paused = next((p for p in reversed(turn.ctx.paused) if p.session.intent == intent), None)
         if paused is not None:  # the same task again: carry on with the paused one, the new words win
             turn.ctx.paused.remove(paused)

@@ -1,4 +1,5 @@
-"""weather.query: city (message, else the profile's city) and day (今天/明天/后天/大后天) → forecast text.
+"""weather.query: city (message, else the profile's city) and day (今天…大后天, 周六, 这周末, 12月3日, within
+the week ahead) → forecast text.
 
 Forecasts are cached per city and hour in ``services.cache`` (Redis-like, optional). When the
 provider cannot be reached the reply says so honestly ("暂时查不到") — never an error.
@@ -8,12 +9,22 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, skill_cache
+from runtime.skill import (
+    ActionSpec,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+    parse_time_phrase,
+    skill_cache,
+    time_spans,
+)
 from runtime.views import ExecView
 from skills.store import get_profile
 from skills.weather._cities import clean_city, find_city
@@ -25,7 +36,9 @@ __all__ = ["CACHE_TTL_S", "DAYS", "SPEC", "cache_key", "extract_day", "get_forec
 log = logging.getLogger(__name__)
 
 DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
-FORECAST_DAYS = 4
+FORECAST_DAYS = 7  # today and the six days after it
+_DATE_WORD = re.compile(r"[天日号周末月]|星期|礼拜")
+_WEEKEND = re.compile(r"周末|礼拜六日|星期六日")
 CACHE_TTL_S = 2 * 3600
 
 
@@ -35,11 +48,26 @@ def cache_key(city: str, hour: str) -> str:
 
 
 def extract_day(text: str) -> str | None:
-    """今天/明天/后天/大后天 named in ``text`` (the longest word wins)."""
+    """The day ``text`` names: 今天/明天/后天/大后天 (the longest word wins), else a date phrase
+    (周六, 这周末, 下周一, 12月3日) as said; a clock time alone (8点) is not a day."""
     for word in sorted(DAYS, key=len, reverse=True):
         if word in text:
             return word
+    for start, end in time_spans(text):
+        if _DATE_WORD.search(text[start:end]):
+            return text[start:end]
     return None
+
+
+def _dates(word: str, today: datetime) -> list[date] | None:
+    """The dates ``word`` names from ``today`` (two for a weekend); None when it names none."""
+    if word in DAYS:
+        return [today.date() + timedelta(days=DAYS[word])]
+    expr = parse_time_phrase(word, today)
+    if expr is None:
+        return None
+    first = expr.at.astimezone(today.tzinfo).date()
+    return [first, first + timedelta(days=1)] if _WEEKEND.search(word) and first.weekday() == 5 else [first]
 
 
 def get_forecast(provider: Any, cache: Any, city: str, today: date, hour: str) -> CityForecast:
@@ -73,7 +101,19 @@ def _advice(day: DayForecast) -> str:
 
 
 def _day_label(word: str, day: date) -> str:
-    return f"{word}（{day.month}月{day.day}日）"
+    return f"{word}（{_md(day)}）"
+
+
+def _md(day: date) -> str:
+    return f"{day.month}月{day.day}日"
+
+
+def _day_line(day: DayForecast, on: date) -> str:
+    """One day's forecast: 12月5日（周六）：晴，-2~7℃，降水概率10%。注意保暖。"""
+    rain = f"，降水概率{day.precip_probability}%" if day.precip_probability is not None else ""
+    advice = _advice(day)
+    return (f"{_md(on)}（周{'一二三四五六日'[on.weekday()]}）：{day.text}，{day.temp_min:.0f}~{day.temp_max:.0f}℃{rain}。"
+            + (advice + "。" if advice else ""))
 
 
 def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -85,10 +125,16 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
         profile = get_profile(services.db, view.user)
         city = profile.city if profile and profile.city else None
     if city is None:  # the query's frame (its day) stays, so the city said next completes it
-        return SkillResult("想查哪个城市的天气？可以说“杭州明天天气”，或者告诉我“我在杭州”，以后就默认查它。",
+        return SkillResult("想查哪个城市的天气？直接回城市名就行，比如“杭州”。",
                            dto={"city": None}, ok=False, asks=True)
     local: datetime = view.now.astimezone(ZoneInfo(view.tz))
-    target = local.date() + timedelta(days=DAYS[word])
+    dates = _dates(word, local)
+    if not dates:
+        return SkillResult(f"“{word}”是哪一天我没弄明白，可以说“明天”“周六”或者“12月3日”。", dto={"city": city}, ok=False)
+    last = local.date() + timedelta(days=FORECAST_DAYS - 1)
+    if dates[0] < local.date() or dates[-1] > last:
+        return SkillResult(f"{word}（{_md(dates[0])}）的天气还查不到：只能查今天到{_md(last)}这一周的。",
+                           dto={"city": city, "day": word, "available": False}, facts={"city": city}, ok=False)
     provider = services.weather
     try:
         if provider is None:
@@ -100,15 +146,16 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
         log.warning("weather unavailable: %s", exc.reason)
         return SkillResult(f"{city}{word}的天气暂时查不到，天气服务连不上，过一会儿再问我吧。",
                            dto={"city": city, "day": word, "available": False}, facts={"city": city}, ok=False)
-    day = forecast.on(target)
-    if day is None:
+    days = [forecast.on(d) for d in dates]
+    if any(d is None for d in days):
         return SkillResult(f"{city}{word}的天气暂时查不到。", dto={"city": city, "day": word, "available": False},
                            facts={"city": city}, ok=False)
-    rain = f"，降水概率{day.precip_probability}%" if day.precip_probability is not None else ""
-    reply = f"{city}{_day_label(word, target)}：{day.text}，{day.temp_min:.0f}~{day.temp_max:.0f}℃{rain}。"
-    advice = _advice(day)
-    if advice:
-        reply += advice + "。"
+    parts = [f"{_day_line(d, dates[i])}" for i, d in enumerate(days) if d is not None]
+    head = f"{city}{word}" if len(parts) > 1 else f"{city}{_day_label(word, dates[0])}"
+    reply = f"{head}：" + ("\n".join(parts) if len(parts) > 1 else parts[0].split("：", 1)[1])
+    day = days[0]
+    assert day is not None
+    target = dates[0]
     dto = {"city": city, "day": word, "date": target.isoformat(), "weather": day.text,
            "temp_min": day.temp_min, "temp_max": day.temp_max, "precip_probability": day.precip_probability,
            "rain": day.rainy}
