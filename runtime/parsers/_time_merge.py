@@ -16,8 +16,8 @@ def corrected_time(new: TimeExpr, old: TimeExpr, said: str) -> TimeExpr:
     """What a correction means: a new day keeps the old clock time ("是大后天"); a bare clock time
     keeps the old day and the half of the day nearest the old time ("是4点" after 下午3点 → 16:00); a time
     counted back from the old one ("提前半小时") is already exact."""
-    if said.lstrip().startswith("提前"):
-        return new
+    if said.lstrip().startswith("提前") or (new.rrule and new.rrule != old.rrule):
+        return new  # counted back from the old time, or a new repeat ("每隔两小时"): exact as said
     if not new.has_time and old.has_time:
         at = new.at.replace(hour=old.at.hour, minute=old.at.minute, second=0, microsecond=0)
         return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=True, span=new.span)
