@@ -142,6 +142,10 @@ def parse_distance(text: str, answer: bool) -> float | None:
     m = _search(_NUM + r"\s*米(?!\d)", t)
     if m and float(m.group(1)) >= 50:
         return float(m.group(1)) / 1000
+    if answer:  # "多远？" → "6": kilometres
+        m = re.fullmatch(r"\D{0,3}?" + _NUM + r"\D{0,2}", t.strip())
+        if m and not re.search(r"分|小时|钟|秒|次|个|组|斤|公斤|块|元|人", t):
+            return float(m.group(1))
     return None
 
 
