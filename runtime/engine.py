@@ -206,7 +206,11 @@ class Engine:
         return self.event.match(view)
 
     def _control(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
-        return self.control.match(view)
+        found = self.control.match(view)
+        if found is not None and found.kind is Kind.CANCEL and view.active_skill is None \
+                and view.pending_confirmation is None and not view.has_paused:
+            return self._undo(view, bare=True) or found  # "算了不用了" right after a reminder was set
+        return found
 
     def _choice(self, turn: TurnState, view: RouterView, summary: ModelSummary) -> Match | None:
         if not view.clarifying:
@@ -238,12 +242,13 @@ class Engine:
             found = self._undo(view)  # "取消刚才那个" right after a reminder was set
         return found
 
-    def _undo(self, view: RouterView) -> Match | None:
-        """"取消刚才那个" right after a write: the intent that takes that write back."""
+    def _undo(self, view: RouterView, *, bare: bool = False) -> Match | None:
+        """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
+        that write back."""
         found = self.registry.for_intent(view.last_intent) if view.last_intent else None
-        if found is None or found[1].undo is None or not _UNDO.match(view.text.strip()):
+        if found is None or found[1].undo is None or not (bare or _UNDO.match(view.text.strip())):
             return None
-        return Match(Stage.RULES, Kind.INTENT, intent=found[1].undo, confidence=0.9,
+        return Match(Stage.RULES, Kind.INTENT, intent=found[1].undo, confidence=0.9, params=dict(found[1].undo_with),
                      detail=f"takes back the last {view.last_intent}")
 
     def _timed_frame(self, turn: TurnState) -> bool:

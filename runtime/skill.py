@@ -157,6 +157,7 @@ class ActionSpec:
     repeatable: bool = False  # re-running with a changed slot is harmless (a plan, not a record)
     amend: Runner | None = None  # replaces the record the last run made (its result's data["ref"])
     undo: str | None = None  # the intent that takes the last run back ("取消刚才那个")
+    undo_with: tuple[tuple[str, str], ...] = ()  # its slot values naming the one just made
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""

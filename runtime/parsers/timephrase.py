@@ -128,7 +128,20 @@ def _complements(main: list[Token], other: list[Token]) -> bool:
     if o_offset and not (o_date or o_clock):  # only 提前…: 年会前一天 counts from 年会, not from main
         ahead = all(t.name == "ahead" for t in other if t.kind is Kind.OFFSET)
         return ahead and not m_offset and (m_date or m_clock)
+    for part, clock in ((main, other), (other, main)):  # 后天下午 … 大概4点: the clock time in that part of the day
+        if _part_only(part) and Kind.CLOCK in {t.kind for t in clock} and not _has_part(clock) \
+                and not (m_date and o_date):
+            return not (m_offset and o_offset)
     return not (m_date and o_date) and not (m_clock and o_clock) and not (m_offset and o_offset)
+
+
+def _has_part(phrase: list[Token]) -> bool:
+    return any(t.kind is Kind.PART or t.part for t in phrase)
+
+
+def _part_only(phrase: list[Token]) -> bool:
+    """A part of the day without a clock time (下午, 明晚)."""
+    return _has_part(phrase) and not {t.kind for t in phrase} & {Kind.CLOCK, Kind.WINDOW}
 
 
 def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:

@@ -169,7 +169,7 @@ SPEC = SkillSpec(
         ),
         ActionSpec(
             name="log", intent="exercise.log", run=log, writes=True, confirm_text=_confirm, amend=amend_log,
-            undo="exercise.delete",
+            undo="exercise.delete", undo_with=(("target", "刚才那条"),),
             slots=(
                 SlotSpec("activity", SlotType.TEXT, "做的什么运动？", extract=find_activity),
                 SlotSpec("minutes", SlotType.DURATION, "运动了多长时间？", minimum=1, maximum=1440),

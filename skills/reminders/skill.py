@@ -143,7 +143,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
-            undo="reminder.cancel",
+            undo="reminder.cancel", undo_with=(("target", LATEST),),
             description="新建提醒",
             slots=(
                 SlotSpec("when", SlotType.TIME, "什么时候提醒你？比如「明天早上8点」。", check=check_when),
