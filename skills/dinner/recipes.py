@@ -11,11 +11,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from runtime.skill import ActionSpec, Choice, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
 from skills.dinner._recipe_text import recipe_reply
+from skills.pantry.skill import read_pantry
 
 __all__ = ["SPEC", "extract_dish", "extract_people", "query"]
 
@@ -23,6 +26,9 @@ _CONTENT = re.compile(r"[\u4e00-\u9fa5A-Za-z]{1,}")
 _PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*(?:个人|人份|口人|位|人)(?:的量|吃|份)?")
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
+
+_HOME_FOODS = re.compile(r"这些|这几样|这几个|冰箱里的|家里的|现有的|剩下的|手头的|有的东西")
+_CAN_MAKE = re.compile(r"(能|可以|可)(做|弄|烧|炒|煮)|做(点|些)?(什么|啥)")
 
 def extract_dish(text: str) -> str | None:
     """The question itself (the search understands it); None when it names nothing (菜谱 / 怎么做)."""
@@ -62,6 +68,15 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     asked = str(params.get("dish") or "").strip()
     people = params.get("people")
     eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
+    if _HOME_FOODS.search(asked) and _CAN_MAKE.search(asked):  # 用这些能做什么菜 (after the pantry was told)
+        try:
+            stocked = [item.name for item in read_pantry(services.db, view.user)]
+        except SQLAlchemyError:
+            stocked = []
+        if not stocked:
+            return SkillResult("冰箱里还没记东西。说说有哪些食材，比如“冰箱里有土豆和鸡蛋能做啥”。",
+                               dto={"query": asked, "known": False}, ok=False)
+        asked = f"有{'和'.join(stocked[:4])}能做什么"
     finding = find(asked) if asked else None
     if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
         return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",
