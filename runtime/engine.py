@@ -262,10 +262,12 @@ class Engine:
         text = _BARE_TAIL.sub("", view.text.strip())
         intent = view.last_intent
         found = self.registry.for_intent(intent) if intent else None
-        if intent is None or found is None or not text or len(text) > 8 or view.origin not in ("text", "voice") \
-                or self.rules.classify(view.text.strip()) is not None:
+        if intent is None or found is None or not text or len(text) > 8 or view.origin not in ("text", "voice"):
             return None
         action = found[1]
+        routed = self.rules.classify(view.text.strip())
+        if routed is not None and not (routed[0] == intent and action.read_only and action.follow_up is not None):
+            return None  # a request of its own (a query's own hook may still read it as a follow-up: 那天星期几)
         amend = action.amend is not None and not action.read_only
         # only a slot said in its own form ("早上8点", "杭州") changes it, never free text ("好", "太麻烦了");
         # a query with its own follow-up hook says itself whether the text changes it ("周五")

@@ -173,6 +173,27 @@ def _holiday_length(question: str, now: datetime) -> str | None:
     return f"{day.year}年{festival.name}放假{len(days)}天：{fmt(days[0], year=False)}到{fmt(days[-1], year=False)}。"
 
 
+_REMAINING = re.compile(r"(今年|这一年|本年|这个月|本月|这周|本周|这个星期|这礼拜)(还)?(剩|有|剩下)(几|多少)天")
+
+
+def _remaining(question: str, now: datetime) -> str | None:
+    """今年还剩几天 / 这个月还剩几天 / 这周还剩几天: whole days after today, to the period's last day."""
+    m = _REMAINING.search(question)
+    if m is None:
+        return None
+    today, span = now.date(), m.group(1)
+    if "年" in span:
+        last, name = date(today.year, 12, 31), "今年"
+    elif "月" in span:
+        nxt = date(today.year + today.month // 12, today.month % 12 + 1, 1)
+        last, name = nxt - timedelta(days=1), "这个月"
+    else:
+        last, name = today + timedelta(days=6 - today.weekday()), "这周"
+    left = (last - today).days
+    return (f"{name}还剩{left}天（不算今天；到{last.month}月{last.day}日），算上今天是{left + 1}天。" if left
+            else f"今天就是{name}的最后一天了。")
+
+
 def _week_number(question: str, now: datetime) -> str | None:
     if not re.search(r"第几周|第几个星期|第几个礼拜|多少周", question):
         return None
@@ -215,7 +236,7 @@ def _weekends(question: str, now: datetime) -> str | None:
 
 def calendar_answer(question: str, now: datetime) -> str | None:
     """The answer when ``question`` is about a named day or the calendar; None to fall through."""
-    for kind in (_countdown, _lunar_question, _term_question, _holiday_length, _week_number, _weekends):
+    for kind in (_remaining, _countdown, _lunar_question, _term_question, _holiday_length, _week_number, _weekends):
         reply = kind(question, now)
         if reply is not None:
             return reply

@@ -25,9 +25,19 @@ def _day_span(text: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
+_THAT_DAY = re.compile(r"那天|那一天|当天|这天|这一天")
+
+
 def follow_up_question(previous_question: str, fragment: str) -> str | None:
     """``previous_question`` with its day, festival or city replaced by the fragment's; None when the
-    fragment names nothing of the kind the previous question has (or is not a bare fragment)."""
+    fragment names nothing of the kind the previous question has (or is not a bare fragment).
+    "那天星期几" after "下周五是几号" asks about that same day: 下周五星期几."""
+    that = _THAT_DAY.search(fragment)
+    if that is not None:
+        span = _day_span(previous_question)
+        if span is None or time_spans(fragment):
+            return None
+        return fragment[:that.start()] + previous_question[span[0]:span[1]] + fragment[that.end():]
     m = _FRAME.match(fragment.strip())
     if m is None:
         return None
