@@ -1,6 +1,6 @@
 """Shared fixtures: the suite's own Redis and PostgreSQL, never the developer's.
 
-* Redis: a private ``redis-server`` per test process on a free port (``tests/_redisdb.py``); the
+* Redis: a private ``redis-server`` per test process on a free port (``tests/harness/redis_server.py``); the
   fixtures below use its DB 1, flushed around each test. The suite never connects to 127.0.0.1:6379.
 * PostgreSQL: a database created for this run on the server of ``TEST_DATABASE_URL`` and dropped at
   its end. Unset, the PostgreSQL tests are skipped with a message saying how to set it — except in CI
@@ -22,7 +22,8 @@ import pytest
 import redis
 from sqlalchemy.engine import Engine
 
-from tests._redisdb import flushed_db, private_url, stop_private_server
+from bot.wechat.testkit import FakeWeChatServer
+from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
 # the settings through which a test (or a process it starts) could reach the developer's own servers
 _SERVER_SETTINGS = ("REDIS_URL", "DATABASE_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER",
@@ -56,6 +57,13 @@ def real_redis_client() -> Iterator[redis.Redis]:
 def redis_url(real_redis_client: redis.Redis) -> str:
     """URL of DB 1 of the tests' private Redis (flushed before and after the test)."""
     return private_url(1)
+
+
+@pytest.fixture
+def wx() -> Iterator[FakeWeChatServer]:
+    """The fake WeChat API over real HTTP (point ``WECHAT_API_BASE`` at ``wx.url``)."""
+    with FakeWeChatServer() as server:
+        yield server
 
 
 @pytest.fixture

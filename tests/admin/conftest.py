@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from runtime.turn import Inbound, Stage, StateSnapshot, TurnResult, TurnTrace
-from tests._redisdb import flushed_db, private_url
+from tests.harness.redis_server import flushed_db, private_url
 
 REAL_REDIS_URL = private_url(5)
 

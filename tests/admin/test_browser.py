@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.admin._stack import ADMIN_TOKEN, Stack, build_stack, make_settings
+from tests.harness.admin import ADMIN_TOKEN, Stack, build_stack, make_settings
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.admin._stack import ADMIN_TOKEN, Stack, build_stack, make_settings
 from tests.admin.conftest import REAL_REDIS_URL
+from tests.harness.admin import ADMIN_TOKEN, Stack, build_stack, make_settings
 
 BEARER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 

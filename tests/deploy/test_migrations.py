@@ -21,7 +21,7 @@ from skills.db import import_models, init_db, make_engine
 from skills.migrate import SchemaError, head, status, upgrade_engine
 from skills.models import ExerciseLog, HealthProfile, PantryItem, User
 from skills.reminders.models import Reminder
-from tests.deploy._pg import throwaway_database, with_fresh_schema
+from tests.harness.pg import throwaway_database, with_fresh_schema
 
 FIRST = "0001"
 T0 = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)

@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from skills.db import make_engine
 from skills.migrate import head, status
-from tests.deploy._pg import throwaway_database
+from tests.harness.pg import throwaway_database
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 3

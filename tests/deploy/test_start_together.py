@@ -24,7 +24,7 @@ from rq import Worker
 from bot.bench import PrivateRedis, free_port
 from skills.db import make_engine
 from skills.migrate import head, status
-from tests.deploy._pg import throwaway_database
+from tests.harness.pg import throwaway_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("WXBOT_START_ROUNDS") or (10 if os.environ.get("WXBOT_LONG") == "1" else 3))

@@ -6,14 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.wechat.testkit import FakeWeChatServer
-from tests.failover._sentinel import SentinelCluster
-
-
-@pytest.fixture
-def wx() -> Iterator[FakeWeChatServer]:
-    with FakeWeChatServer() as server:
-        yield server
+from tests.harness.sentinel import SentinelCluster
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from bot.queue import make_queue
 from bot.redis_client import Call, LeanRedis, RedisTarget, connect, parse_sentinels
 from bot.settings import Settings
 from bot.webhook import PipelinedScripts, SentinelAddress, ThreadedScripts, script_runner
-from tests.failover._sentinel import MASTER, SentinelCluster, wait_for
+from tests.harness.sentinel import MASTER, SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis
 PUSH = "redis.call('RPUSH', KEYS[1], ARGV[1]); return redis.call('LLEN', KEYS[1])"

@@ -23,9 +23,9 @@ from bot.redis_client import connect
 from bot.settings import Settings
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys as runtime_keys
-from tests.failover._procs import ROOT, TOKEN, Processes
-from tests.failover._sentinel import SentinelCluster, wait_for
-from tests.faults._stack import Every
+from tests.harness.failover import ROOT, TOKEN, Processes
+from tests.harness.faults import Every
+from tests.harness.sentinel import SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

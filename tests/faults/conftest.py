@@ -7,15 +7,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.wechat.testkit import FakeWeChatServer
-from tests._redisdb import flushed_db
-from tests.faults._stack import FAULTS_REDIS_URL
-
-
-@pytest.fixture
-def wx() -> Iterator[FakeWeChatServer]:
-    with FakeWeChatServer() as server:
-        yield server
+from tests.harness.faults import FAULTS_REDIS_URL
+from tests.harness.redis_server import flushed_db
 
 
 @pytest.fixture

@@ -27,8 +27,8 @@ from bot.delivery._split import SEPARATOR
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, Fault, MessageFactory, WebhookDriver
 from runtime import keys
-from tests.edge._stack import start_webhook, wait_until
-from tests.faults._stack import LONG, TOKEN, Every, WorkerPool
+from tests.harness.edge import start_webhook, wait_until
+from tests.harness.faults import LONG, TOKEN, Every, WorkerPool
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

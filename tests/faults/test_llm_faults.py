@@ -14,9 +14,9 @@ import redis
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime.llm.testkit import FakeOpenAI, delay, disconnect, error, malformed
-from tests._redisdb import private_url
-from tests.edge._stack import start_webhook
-from tests.faults._stack import ROOT, TOKEN, worker_cmd, worker_env
+from tests.harness.edge import start_webhook
+from tests.harness.faults import ROOT, TOKEN, worker_cmd, worker_env
+from tests.harness.redis_server import private_url
 
 pytestmark = pytest.mark.redis
 URL = private_url(8)

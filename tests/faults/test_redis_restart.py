@@ -20,8 +20,8 @@ import redis
 
 from bot.bench import PrivateRedis
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.edge._stack import start_webhook, wait_until
-from tests.faults._stack import TOKEN, Every, WorkerPool
+from tests.harness.edge import start_webhook, wait_until
+from tests.harness.faults import TOKEN, Every, WorkerPool
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

@@ -13,8 +13,8 @@ import redis
 from bot.delivery import DeliveryService, TemplateConfig
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer
-from tests._redisdb import private_url
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
+from tests.harness.redis_server import private_url
 
 pytestmark = pytest.mark.redis
 URL = private_url(7)

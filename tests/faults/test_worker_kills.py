@@ -16,8 +16,8 @@ import redis
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
-from tests.edge._stack import start_webhook, wait_until
-from tests.faults._stack import FAULTS_REDIS_URL, LONG, TOKEN, Every, WorkerPool
+from tests.harness.edge import start_webhook, wait_until
+from tests.harness.faults import FAULTS_REDIS_URL, LONG, TOKEN, Every, WorkerPool
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.wechat.menu import MenuError, from_wechat, parse_menu, to_wechat
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from bot.wechat.testkit.menu import menu_error, published_menu
-from tests.admin._stack import build_stack, make_settings
+from tests.harness.admin import build_stack, make_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "deploy" / "menu.toml"

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 from bot.scheduler import CollectingSink, LeaderLease, Scheduler
 from skills.reminders import store
 from skills.reminders.schedule import DuePush, fire_due, stale_enqueued
-from tests._redisdb import private_url
+from tests.harness.redis_server import private_url
 
 pytestmark = pytest.mark.redis
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from tests._redisdb import flushed_db, private_url
+from tests.harness.redis_server import flushed_db, private_url
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from bot.delivery import DeliveryService
 from bot.queue import make_queue
 from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install
 from runtime import keys
-from tests.security._app import RecordingDispatcher, make_app, signed
+from tests.harness.webhook_app import RecordingDispatcher, make_app, signed
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">'
           '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;">]><xml><ToUserName>a</ToUserName><FromUserName>u'

@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.edge._stack import AES_KEY, TOKEN, start_webhook, wait_until
+from tests.harness.edge import AES_KEY, TOKEN, start_webhook, wait_until
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

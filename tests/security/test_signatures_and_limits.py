@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from bot.wechat.testkit import MessageFactory, WebhookDriver
 from bot.wechat.texts import RATE_LIMITED
-from tests.security._app import AES_KEY, TOKEN, make_app, signed
+from tests.harness.webhook_app import AES_KEY, TOKEN, make_app, signed
 
 M = MessageFactory()
 XML = M.text("u1", "你好")

@@ -16,7 +16,7 @@ from bot.wechat.texts import TURN_FAILED
 from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install, process_entry
 from runtime import keys
 from runtime.turn import Inbound, TurnResult
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
 
 M = MessageFactory()
 

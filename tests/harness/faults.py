@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.wechat.testkit import FakeWeChatServer
-from tests._redisdb import private_url
+from tests.harness.redis_server import private_url
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS_REDIS_URL = private_url(6)

@@ -16,7 +16,7 @@ from bot.webhook import PipelinedScripts
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
 from runtime import keys
-from tests.edge.conftest import REAL_REDIS_URL
+from tests.harness.edge import REAL_REDIS_URL
 
 
 def test_served_app_admits_through_the_pipelined_connection(real_redis: Any, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import redis
 from bot.delivery._store import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
-from tests.edge._stack import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
+from tests.harness.edge import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

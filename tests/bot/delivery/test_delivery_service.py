@@ -9,7 +9,7 @@ import pytest
 from bot.delivery import Channel, DeliveryService, TemplateConfig
 from bot.delivery._store import _OFFER_OR_READ
 from bot.wechat.testkit import FakeWeChatServer
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
 
 NOW = 1_800_000_000.0
 

@@ -13,7 +13,7 @@ from bot.delivery._uncertain import outcome_unknown
 from bot.wechat import WeChatAPIError, WeChatpyAPI
 from bot.wechat.testkit import FakeWeChatServer
 from runtime import keys
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
 
 
 def _failure(api: WeChatpyAPI) -> WeChatAPIError:

@@ -19,7 +19,7 @@ from bot.wechat import (
 )
 from bot.wechat.testkit import FakeWeChatServer
 from runtime import keys
-from tests.edge.conftest import REAL_REDIS_URL, make_api
+from tests.harness.edge import REAL_REDIS_URL, make_api
 
 
 def test_send_text_reaches_the_fake_server_with_a_shared_token(wx: FakeWeChatServer, fake_redis) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.delivery import Channel, DeliveryService
 from bot.wechat.testkit import FakeWeChatServer
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
 
 
 class Killed(BaseException):

@@ -19,7 +19,7 @@ from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import MessageFactory
 from bot.wechat.testkit.driver import sign
-from tests._redisdb import flushed_db, private_url
+from tests.harness.redis_server import flushed_db, private_url
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()

@@ -13,7 +13,7 @@ from redis.exceptions import ResponseError
 from bot.bench import PrivateRedis
 from bot.redis_client import Call
 from bot.webhook import PipelinedScripts, ThreadedScripts, script_runner
-from tests.edge.conftest import REAL_REDIS_URL
+from tests.harness.edge import REAL_REDIS_URL
 
 ECHO = "redis.call('RPUSH', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('LLEN', KEYS[1])}"
 BOOM = "return redis.error_reply('boom')"

@@ -9,7 +9,7 @@ import redis
 from redis.exceptions import DataError, ResponseError
 
 from bot.redis_client import LeanPipeline, connect
-from tests.edge.conftest import REAL_REDIS_URL
+from tests.harness.edge import REAL_REDIS_URL
 
 SCRIPT = "return {KEYS[1], ARGV[1]}"
 

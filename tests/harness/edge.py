@@ -1,4 +1,5 @@
-"""Helpers to run the edge for tests: webhook in a thread, workers as separate processes."""
+"""Helpers to run the edge for tests: the WeChat API client on the fake server, the webhook in a
+thread, workers as separate processes."""
 
 from __future__ import annotations
 
@@ -15,15 +16,17 @@ from bot.bench import stop
 from bot.delivery import DeliveryService
 from bot.queue import RQDispatcher, make_queue
 from bot.webhook import WebhookConfig, create_app, script_runner
+from bot.wechat import AccessTokenService, StableTokenFetcher, WeChatpyAPI
 from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.testkit import FakeWeChatServer, ServerThread
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, InlineDispatcher, UnrecordedEngine
-from tests.edge.conftest import REAL_REDIS_URL, make_api
+from tests.harness.redis_server import private_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "edge-test-token"
 AES_KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+REAL_REDIS_URL = private_url(2)  # the DB the tests of bot/ use
 
 
 def fast_config(**kw: Any) -> WebhookConfig:
@@ -95,3 +98,11 @@ def wait_until(pred: Callable[[], bool], timeout: float, interval: float = 0.05)
             return True
         time.sleep(interval)
     return pred()
+
+
+def make_api(wx: FakeWeChatServer, conn: Any, *, timeout: float = 2.0) -> WeChatpyAPI:
+    """The WeChat API client on the fake server, its token shared through ``conn``."""
+    app_id, secret = wx.state.app_id, wx.state.secret
+    fetcher = StableTokenFetcher(app_id, secret, base_url=wx.url, timeout=timeout)
+    tokens = AccessTokenService(conn, fetcher, app_id=app_id)
+    return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=wx.url, timeout=timeout)

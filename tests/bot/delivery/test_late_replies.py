@@ -16,8 +16,8 @@ from bot.wechat.testkit import FakeWeChatServer
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeRuntime, deliver_released, install
 from runtime import keys
-from tests._redisdb import flushed_db, private_url
-from tests.edge.conftest import make_api
+from tests.harness.edge import make_api
+from tests.harness.redis_server import flushed_db, private_url
 
 pytestmark = pytest.mark.redis
 

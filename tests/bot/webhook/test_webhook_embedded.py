@@ -11,7 +11,7 @@ import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
-from tests.edge._stack import AES_KEY, TOKEN, Webhook, start_webhook
+from tests.harness.edge import AES_KEY, TOKEN, Webhook, start_webhook
 
 M = MessageFactory()
 
@@ -120,7 +120,7 @@ def test_a_retry_is_not_enqueued_twice(hook: Webhook, conn) -> None:
 
 
 def _eventually(pred, timeout: float = 3.0) -> bool:
-    from tests.edge._stack import wait_until
+    from tests.harness.edge import wait_until
 
     return wait_until(pred, timeout)
 
