@@ -217,9 +217,13 @@ def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
         _unknown(engine, turn, match, view, summary)
         return
     expected = session.expected_input
-    expected.attempts += 1
     action = engine.registry.action(session.skill, session.action)
     slot = action.slot(expected.field) if action else None
+    if match.params.get("advice"):  # "你推荐多少预算合适": the slot's advice, the question again
+        turn.say(texts.ADVICE.format(hint=slot.hint if slot and slot.hint else texts.NO_ADVICE,
+                                     question=expected.question))
+        return
+    expected.attempts += 1
     hint = (slot.hint + "，") if slot and slot.hint else ""
     if expected.attempts <= 2:
         turn.say(texts.INVALID_HINT.format(hint=hint, question=expected.question))

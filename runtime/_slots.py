@@ -19,6 +19,9 @@ def parse_slot(slot: SlotSpec, text: str, *, answer: bool, now: datetime) -> Any
     """The slot's typed value in ``text``, or None (also None when out of the slot's range)."""
     if not answer and slot.extract is not None:
         value = slot.extract(text)
+    elif slot.parser == "text_list" and slot.extract is not None and len(re.split(r"[，,。；;！!]", text)) > 1 \
+            and (value := slot.extract(text)) is not None:
+        pass  # "有两个小孩，不要太辣": the clauses that state a restriction, not the head count beside them
     elif slot.parser == "time":
         value = parse_time(text, answer, now)
     elif slot.parser == "text" and not answer:

@@ -29,6 +29,9 @@ _FREE_TYPES = ("text", "text_list")
 _CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
 QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|哪[天里儿个些]|怎么|吗|呢$|来着|是不是|有没有|星期几|周几|(.)不\1")
 
+# asking the bot to suggest the awaited value: "你推荐多少预算合适", "一般多少钱", "你定吧"
+_ADVICE = re.compile(r"(推荐|建议|觉得)(一下)?(多少|几|多久|多长)|多少(钱|块)?(比较)?(合适|够|好)|一般(要)?(多少|几|多久)|"
+                     r"^(你|您)(来)?定(吧|呗)?$|你看着(办|定|来)")
 AnswerParser = Callable[[str], Any]
 SlotExtractor = Callable[[str], Mapping[str, Any]]
 
@@ -90,6 +93,9 @@ class ExpectedInputStage:
         if view.last_intent in self._read_only and view.last_intent != view.active_intent \
                 and is_elliptical_question(text) and QUESTION.search(text):
             return None  # "那广州呢" after a side question about the weather: its follow-up
+        if view.expected_type not in _FREE_TYPES and _ADVICE.search(text) and not any(ch.isdigit() for ch in text):
+            return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", params={"advice": True},
+                         detail=f"asks what {view.expected_field} to choose")  # 你推荐多少预算合适
         strict = dict(extract(text)) if extract is not None else {}
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):

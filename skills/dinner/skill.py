@@ -77,7 +77,8 @@ SPEC = SkillSpec(
             name="plan", intent="dinner.plan", run=plan, repeatable=True,
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
-                SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000),
+                SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,
+                         hint="家常菜一般人均三四十块就够，想吃好一点人均五六十"),
                 SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）",
                          required=False, ask_once=True, extract=extract_dietary, standalone=True),
             ),
