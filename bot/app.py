@@ -7,18 +7,11 @@ from __future__ import annotations
 import importlib
 import logging
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.engine import Engine as SQLEngine
 
-from bot.delivery import TemplateConfig
-from bot.delivery.transcribed import TranscribedDelivery
-from bot.queue import make_queue
-from bot.redis_client import RedisClient
 from bot.settings import Settings
-from bot.wechat import AccessTokenService, StableTokenFetcher, WeChatpyAPI
-from bot.wechat.crypto import Mode, WebhookSecrets
-from bot.worker import EdgeRuntime
 from runtime.engine import Engine
 from runtime.skill import SkillRegistry
 from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
@@ -26,6 +19,14 @@ from runtime.transcript import TranscribedEngine, Transcript, TurnHandler
 from skills import all_skills
 from skills.db import init_db, make_engine
 from skills.services import Services
+
+if TYPE_CHECKING:  # the edge's modules load only in the processes that build the edge (not `wxbot chat`)
+    from bot.delivery.transcribed import TranscribedDelivery
+    from bot.redis_client import RedisClient
+    from bot.webhook import WebhookConfig
+    from bot.wechat import WeChatpyAPI
+    from bot.wechat.crypto import WebhookSecrets
+    from bot.worker import EdgeRuntime
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,8 @@ def load_engine(ref: str, settings: Any, redis: RedisClient) -> TurnHandler:
 
 def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
     """The WeChat API client, its access_token shared through Redis."""
+    from bot.wechat import AccessTokenService, StableTokenFetcher, WeChatpyAPI
+
     app_id, secret = settings.wechat_app_id, settings.wechat_app_secret
     base = settings.wechat_api_base
     tokens = AccessTokenService(redis, StableTokenFetcher(app_id, secret, base_url=base), app_id=app_id or "app")
@@ -126,6 +129,9 @@ def wechat_api(settings: Any, redis: RedisClient) -> WeChatpyAPI:
 
 def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:
     """Delivery through the WeChat API, recording every outcome in the transcript."""
+    from bot.delivery import TemplateConfig
+    from bot.delivery.transcribed import TranscribedDelivery
+
     templates = TemplateConfig(
         template_id=settings.wechat_template_id or None,
         template_field=getattr(settings, "wechat_template_field", "content"),
@@ -149,6 +155,9 @@ def turn_handler(settings: Any, redis: RedisClient,
 def worker_runtime(settings: Any, redis: RedisClient, handler: TurnHandler, *, sql: SQLEngine | None = None,
                    lease_ttl_ms: int = 3_000) -> EdgeRuntime:
     """The worker's runtime: ``handler`` (every turn recorded in the transcript), delivery and queue."""
+    from bot.queue import make_queue
+    from bot.worker import EdgeRuntime
+
     engine = TranscribedEngine(handler, Transcript.from_settings(redis, settings))
     return EdgeRuntime(redis=redis, engine=engine, delivery=delivery(settings, redis), queue=make_queue(redis),
                        lease_ttl_ms=lease_ttl_ms, database_url=settings.database(), sql=sql)
@@ -156,9 +165,20 @@ def worker_runtime(settings: Any, redis: RedisClient, handler: TurnHandler, *, s
 
 def secrets(settings: Any) -> WebhookSecrets:
     """The webhook's token, app id, AES key and message mode."""
+    from bot.wechat.crypto import Mode, WebhookSecrets
+
     aes = settings.wechat_aes_key or None
     mode = getattr(settings, "wechat_mode", "") or ("compatible" if aes else "plain")
     if mode not in ("plain", "compatible", "safe"):
         raise SystemExit(f"WECHAT_MODE must be plain, compatible or safe, not {mode!r}")
     return WebhookSecrets(token=settings.wechat_token, app_id=settings.wechat_app_id, aes_key=aes,
                           mode=cast(Mode, mode))
+
+
+def webhook_config(settings: Any, *, path: str = "/wechat", reply_wait_s: float | None = None) -> WebhookConfig:
+    """The webhook's secrets, limits and passive-reply wait (``reply_wait_s`` overrides the setting)."""
+    from bot.webhook import WebhookConfig
+
+    wait = reply_wait_s if reply_wait_s is not None else settings.passive_wait_seconds
+    return WebhookConfig(secrets=secrets(settings), path=path, body_limit=settings.max_body_bytes,
+                         reply_wait_s=wait, rate_limit_per_minute=settings.rate_limit_per_minute)

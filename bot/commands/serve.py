@@ -21,7 +21,7 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
     """The ASGI app for ``settings`` (embedded: fakeredis + in-process drain threads)."""
     from bot import app as wiring
     from bot.queue import RQDispatcher, make_queue
-    from bot.webhook import WebhookConfig, create_app, script_runner
+    from bot.webhook import create_app, script_runner
 
     store: Any = None
     conn = wiring.make_redis(settings)  # embedded: the in-process substitute the engine's store also uses
@@ -34,10 +34,7 @@ def build_app(args: argparse.Namespace, settings: Any) -> Any:
         edge = wiring.worker_runtime(settings, conn, handler, sql=sql)
         dispatch = InlineDispatcher(edge)
         store = handler.store  # contexts live in the engine's own store in embedded mode
-    wait = args.reply_wait if args.reply_wait is not None else settings.passive_wait_seconds
-    config = WebhookConfig(secrets=wiring.secrets(settings), path=args.path,
-                           body_limit=settings.max_body_bytes, reply_wait_s=wait,
-                           rate_limit_per_minute=settings.rate_limit_per_minute)
+    config = wiring.webhook_config(settings, path=args.path, reply_wait_s=args.reply_wait)
     target = None if settings.embedded else settings.redis_target()  # a URL, or the master Sentinel names
     app = create_app(config, redis=conn, dispatch=dispatch, scripts=script_runner(conn, target))
     from bot.admin import AdminDeps, mount
