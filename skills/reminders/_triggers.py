@@ -38,7 +38,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     ),
     Trigger(
         "reminder.cancel", "reminder.cancel", order=20,
-        pattern=rf"{_CANCEL_VERB}.{{0,12}}提醒|提醒.{{0,6}}(取消|删除|删掉|删了|删|清空|不要了)",
+        pattern=rf"{_CANCEL_VERB}.{{0,12}}(提醒|闹钟)|(提醒|闹钟).{{0,6}}(取消|删除|删掉|删了|删|清空|不要了|关了|关掉)",
         unless=rf"^(?!.*{_CANCEL_VERB}.{{0,12}}提醒).*提醒我",  # 提醒我明天删照片 asks for a reminder
     ),
     Trigger(
@@ -54,5 +54,7 @@ TRIGGERS: tuple[Trigger, ...] = (
             r"(叫|喊)我.{0,4}(起床|起来)|记得提醒|别让我忘|设(个|一个|置)?.{0,4}(提醒|闹钟)|定(个|一个)?闹钟|"
             r"到时候?(告诉|通知)我"
         ),
+        # someone else reminding me is a story, not a request: 我老婆总是提醒我少喝酒
+        unless=r"(老婆|老公|媳妇|妈妈?|爸爸?|他|她|他们|老师|医生|朋友|同事|领导|老板)(总是|经常|老是|一直|每次都|又|也|天天)提醒我",
     ),
 )
