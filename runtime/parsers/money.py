@@ -103,6 +103,10 @@ def find_amount(text: str, *, answer: bool) -> Amount | None:
         for m in re.finditer(pattern, t):
             after = t[m.end():].lstrip()
             return Amount(_value(m, 1, after))
+    # "晚饭4人200": an amount said right after the head count
+    m = re.search(r"\d\s*(?:个人|人|位)\s*[，,]?\s*" + _RANGE + _NOT_MONEY_AFTER + r"(?![\d.])", t)
+    if m and _value(m, 1, "") >= 20:
+        return Amount(_value(m, 1, ""))
     # "三个人一百五吃晚饭": an amount said right before the meal it pays for
     m = re.search(r"(?<![\d.])" + _RANGE + r"\s*(?=(?:块钱?|元)?(?:吃|搞|弄|安排|整)(?:一?顿|个)?(?:晚饭|晚餐|饭|一桌))", t)
     if m and _value(m, 1, "") >= 20:

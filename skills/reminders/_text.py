@@ -41,8 +41,11 @@ _FILLER_CLAUSE = re.compile(r"^\s*(?:等下|等一下|等等|先|对了|另外|�
                             r"再设一个|再加个|来一个|一个|好的?|嗯+|哦|那个|帮我|给我|\s)*[,，、;；]")
 
 
+_THANKS = re.compile(r"[，,。\s]*(?:谢谢|谢啦|谢了|多谢|麻烦了|麻烦你了|拜托了|辛苦了)(?:你|啦|了|哈)?[!！。~～]*$")
+
+
 def _clean(text: str) -> str:
-    text = text.strip()
+    text = _THANKS.sub("", text.strip())
     while (m := _FILLER_CLAUSE.match(text)) is not None:
         text = text[m.end():]
     return _TRAIL.sub("", _LEAD.sub("", text.strip())).strip()
