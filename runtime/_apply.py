@@ -130,6 +130,13 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         if pending is None or action is None:
             _unknown(engine, turn, match, view, summary)
             return
+        readings = [describe_params({k: v}) for k, v in dict(match.params.get("readings") or {}).items()]
+        if not slots and readings:  # "哦不对，171" with 身高 and 体重 both far from it: ask, change nothing
+            turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
+            _rebind(turn)
+            turn.say(texts.WHICH_NUMBER.format(options="，还是".join(readings), example=readings[0]) + pending.question
+                     + texts.CONFIRM_SUFFIX)
+            return
         pending.params.update(slots)
         pending.question = action.confirm_text(pending.params) if action.confirm_text else pending.question
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent

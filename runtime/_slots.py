@@ -85,12 +85,12 @@ def with_defaults(action: ActionSpec, params: dict[str, Any]) -> dict[str, Any]:
 _BARE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def nearest_number_slot(action: ActionSpec, params: dict[str, Any], text: str, now: datetime) -> dict[str, Any]:
-    """"哦不对，171" while 身高170 and 体重65 wait for a yes/no: a bare number corrects the numeric slot
-    whose value it is clearly nearest to (relatively); nothing when no slot, or more than one, is."""
+def number_readings(action: ActionSpec, params: dict[str, Any], text: str, now: datetime) -> list[tuple[float, str, Any]]:
+    """A correction that is a bare number ("哦不对，171"): each numeric slot already set that could take it,
+    as (relative distance from its value, slot, new value), nearest first."""
     tail = correction_tail(text)
     if tail is None or not _BARE_NUMBER.fullmatch(normalize_numerals(tail)):
-        return {}
+        return []
     near: list[tuple[float, str, Any]] = []
     for slot in action.slots:
         old = params.get(slot.name)
@@ -99,7 +99,13 @@ def nearest_number_slot(action: ActionSpec, params: dict[str, Any], text: str, n
         value = parse_slot(slot, tail, answer=True, now=now)
         if isinstance(value, int | float) and not isinstance(value, bool) and value != old:
             near.append((abs(value - old) / max(abs(old), 1.0), slot.name, value))
-    near.sort(key=lambda n: n[0])
+    return sorted(near, key=lambda n: n[0])
+
+
+def nearest_number_slot(action: ActionSpec, params: dict[str, Any], text: str, now: datetime) -> dict[str, Any]:
+    """"哦不对，171" while 身高170 and 体重65 wait for a yes/no: a bare number corrects the numeric slot
+    whose value it is clearly nearest to (relatively); nothing when no slot, or more than one, is."""
+    near = number_readings(action, params, text, now)
     if not near or near[0][0] > 0.5 or (len(near) > 1 and near[1][0] < 3 * near[0][0]):
         return {}
     return {near[0][1]: near[0][2]}

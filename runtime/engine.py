@@ -20,7 +20,7 @@ from runtime import texts
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue, changed_slots
 from runtime._hanzi import simplified
-from runtime._slots import extract_all, nearest_number_slot, time_slots
+from runtime._slots import extract_all, nearest_number_slot, number_readings, time_slots
 from runtime._summary import build_model_summary
 from runtime._turnstate import PUBLIC_INTENT, TurnState, snapshot
 from runtime.cascade._match import Kind, Match
@@ -320,6 +320,11 @@ class Engine:
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
         if not found:
             found = nearest_number_slot(action, pending.params, view.text, turn.now)
+        readings = number_readings(action, pending.params, view.text, turn.now) if not found else []
+        if readings:  # a bare number that fits no value clearly: ask which one it changes
+            return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent,
+                         params={"slots": {}, "readings": {name: value for _, name, value in readings}},
+                         detail=f"bare number: which of {[name for _, name, _ in readings]}")
         if not found:
             return None
         return Match(Stage.EXPECTED_INPUT, Kind.FILL, intent=pending.intent, params={"slots": found},
