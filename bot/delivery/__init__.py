@@ -1,6 +1,9 @@
 """Delivery: one place for every outgoing message (passive, customer-service, template, parked)."""
 
 from bot.delivery._fence import Fence, LeaseLost
+from bot.delivery._split import SEPARATOR, pack, split_text
+from bot.delivery._store import DeliveryStore
+from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff, Opened
 from bot.delivery.policy import (
     Allowance,
@@ -14,6 +17,7 @@ from bot.delivery.policy import (
 from bot.delivery.service import DeliveryService, Outcome, TemplateConfig
 
 __all__ = [
-    "Allowance", "Channel", "DeliveryFacts", "DeliveryPlan", "DeliveryService", "Fence", "Handoff",
-    "LeaseLost", "Opened", "Outcome", "QuotaState", "Step", "TemplateConfig", "decide",
+    "SEPARATOR", "Allowance", "Channel", "DeliveryFacts", "DeliveryPlan", "DeliveryService", "DeliveryStore", "Fence",
+    "Handoff", "LeaseLost", "Opened", "Outcome", "QuotaState", "Step", "TemplateConfig", "decide", "outcome_unknown",
+    "pack", "split_text",
 ]

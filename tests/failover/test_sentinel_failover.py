@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryStore
 from bot.redis_client import connect
 from bot.settings import Settings
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver

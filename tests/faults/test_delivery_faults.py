@@ -23,8 +23,7 @@ import pytest
 import redis
 
 from bot.bench import PrivateRedis
-from bot.delivery._split import SEPARATOR
-from bot.delivery._store import DeliveryStore
+from bot.delivery import SEPARATOR, DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, Fault, MessageFactory, WebhookDriver
 from runtime import keys
 from tests.harness.edge import start_webhook, wait_until

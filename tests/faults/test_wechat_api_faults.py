@@ -10,8 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.delivery import DeliveryService, TemplateConfig
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryService, DeliveryStore, TemplateConfig
 from bot.wechat.testkit import FakeWeChatServer
 from tests.harness.edge import make_api
 from tests.harness.redis_server import private_url

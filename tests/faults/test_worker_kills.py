@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
 from tests.harness.edge import start_webhook, wait_until

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.delivery._split import pack, split_text
+from bot.delivery import pack, split_text
 from bot.delivery.policy import Allowance, Channel, DeliveryFacts, QuotaState, decide
 
 NOW = 1_800_000_000.0

@@ -8,8 +8,7 @@ import time
 import pytest
 
 from bot.bench import free_port
-from bot.delivery import Channel, DeliveryService
-from bot.delivery._uncertain import outcome_unknown
+from bot.delivery import Channel, DeliveryService, outcome_unknown
 from bot.wechat import WeChatAPIError, WeChatpyAPI
 from bot.wechat.testkit import FakeWeChatServer
 from runtime import keys

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from bot.delivery import DeliveryService
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryService, DeliveryStore
 from bot.queue import DrainSchedule, Mailbox, RQDispatcher, make_queue
 from bot.queue.sweeper import sweep_once
 from bot.wechat.inbound import parse_message

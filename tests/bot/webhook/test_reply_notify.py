@@ -12,7 +12,7 @@ import pytest
 import redis
 from starlette.testclient import TestClient
 
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryStore
 from bot.delivery.handoff import Handoff
 from bot.webhook import WebhookConfig, create_app, script_runner
 from bot.wechat.crypto import WebhookSecrets

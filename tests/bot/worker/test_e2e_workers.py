@@ -12,7 +12,7 @@ import httpx
 import pytest
 import redis
 
-from bot.delivery._store import DeliveryStore
+from bot.delivery import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
 from tests.harness.edge import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
