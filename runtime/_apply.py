@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol
@@ -315,12 +316,17 @@ def _unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     _repeat_pending(turn)
 
 
+_FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
+
+
 def _offline_reply(turn: TurnState, view: RouterView, chitchat: bool) -> str:
     """Small talk answered in kind; the feature list offered once, not on every miss."""
     seed = turn.inbound.msg_id
     found = small_talk(view.text, seed)
     if found is not None:
         return found
+    if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
+        return texts.ONLY_CHINESE  # "remind me to call mom tomorrow"
     if chitchat:
         return cannot_help(seed)
     summary = turn.ctx.summary

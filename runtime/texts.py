@@ -15,6 +15,7 @@ CAPABILITIES = (
 WELCOME = "你好，欢迎关注！我是你的生活小助手。\n" + CAPABILITIES
 HELP = CAPABILITIES + "\n\n随时可以说“取消”“继续”“重新开始”。"
 UNKNOWN = "抱歉，这个我还不太会。\n" + CAPABILITIES
+ONLY_CHINESE = "抱歉，我目前只听得懂中文。Sorry, I only understand Chinese for now — 比如说“明天早上8点提醒我带伞”。"
 UNKNOWN_SHORT = "抱歉，这个我还不太会。说“帮助”可以看看我能做什么。"
 CHITCHAT = "你好呀！有什么我能帮你的吗？比如安排晚饭、设个提醒，或者问问天气。"
 UNSUPPORTED = "暂时只能看懂文字消息哦，请用文字告诉我你想做什么～"
