@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from skills.reminders._text import ALL, LATEST
 from skills.reminders.models import OccurrenceState, Reminder, ReminderOccurrence, ReminderStatus, as_utc
 from skills.store import ensure_user
 
@@ -18,8 +19,6 @@ __all__ = ["ActiveReminder", "cancel", "create", "list_active", "select_targets"
 
 _OCC = ReminderOccurrence.__table__  # type: ignore[attr-defined]
 _REM = Reminder.__table__  # type: ignore[attr-defined]
-ALL = "全部"
-LATEST = "刚才"  # the reminder set last ("取消刚才那个")
 
 
 @dataclass(frozen=True, slots=True)
