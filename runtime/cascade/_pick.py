@@ -11,7 +11,7 @@ from runtime.lexicon import Span, ordinals, unexplained
 
 __all__ = ["Picked", "pick"]
 
-_DEICTIC = re.compile(r"这个|那个|这道|那道|这条|那条|它|这|那")
+_DEICTIC = re.compile(r"这个|那个|这道|那道|这条|那条|这份|那份|这盘|那盘|这款|那款|它")
 
 
 @dataclass(frozen=True, slots=True)
