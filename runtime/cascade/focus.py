@@ -121,6 +121,8 @@ class FocusStage:
             picked = pick(text, focus.entities, taken=[f.span() for f in found])
             if rule.entity and picked is None:
                 continue
+            if isinstance(rule, Question) and picked is not None and picked.by == "name":
+                continue  # "今天星期几" names its day: a question of its own, not one about the day shown
             entity = entities[picked.position - 1] if picked else (entities[0] if len(entities) == 1 else None)
             built = rule.apply(focus.params, m, entity, focus.shown)
             if built is None:
