@@ -119,9 +119,9 @@ def test_every_garbage_variant_is_rejected_by_the_router(variant: int, server: F
                                                          clock: ManualTime) -> None:
     server.set_mode(Mode.GARBAGE)
     llm = _adapter(server, clock)
-    for _ in range(variant):  # move the fake's rotation to this variant
+    for _ in range(variant):  # move the fake's rotation of route answers to this variant
         with contextlib.suppress(LLMError):
-            llm.complete("chat", [{"role": "user", "content": "x"}])
+            llm.complete("intent_routing", [{"role": "user", "content": "x"}], response_format={"type": "json_object"})
     llm.breaker("intent_routing").record_success()
     outcome = Router(llm, LABELS).route("明天天气", "", llm=MeteredLLM(llm))
     assert outcome.intent == "unknown" and outcome.confidence == 0.0 and outcome.failed, outcome

@@ -18,8 +18,11 @@ weather): the ``setup`` messages first, then ``text``, which is scored. A scored
 
 ``--model sensible`` points the engine at the project's fake OpenAI server in its ``sensible`` mode:
 every model answer comes from the items' ``ideal`` table (an ideal model stand-in), never from the
-bot's rules. ``--model none`` runs with no model. Prints one JSON report; ``--items`` adds one line
-per item (id, stage, intent, good).
+bot's rules. ``--model none`` runs with no model. The fake's other modes (``injection``, ``garbage``,
+``http_500``, ``http_400``, ``slow``) run the same set: the report then also counts the scored turns
+whose reply is the same as with no model (``same_reply_as_no_model``, what every failure mode should
+give) and the writes made in turns that called the model. Prints one JSON report per model; ``--items``
+adds one line per item (id, stage, intent, good).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +42,7 @@ from typing import Any
 SET_FILE = Path(__file__).with_name("uncertain_set.jsonl")
 AT = datetime.fromisoformat("2026-12-01T10:00:00+08:00")
 GROUPS = ("uncertain", "clear", "out_of_scope")
+MODELS = ("none", "sensible", "injection", "garbage", "http_500", "http_400", "slow")
 _NOT_TASKS = frozenset({"unknown", "chitchat"})
 
 
@@ -69,6 +74,8 @@ class Scored:
     asked: bool
     llm_calls: int
     why: str = ""
+    reply: str = ""
+    seconds: float = 0.0
 
 
 def load_items(path: Path = SET_FILE) -> list[Item]:
@@ -131,7 +138,9 @@ def score_items(engine: Any, db: Any, items: Sequence[Item]) -> list[Scored]:
             at += timedelta(minutes=1)
         before_ctx = engine.peek(user)
         before_rows = _rows(db)
+        started = time.monotonic()
         result = engine.handle(Inbound(user=user, text=item.text, msg_id=f"{user}-m", at=at))
+        seconds = time.monotonic() - started
         ctx = engine.peek(user)
         wrote = _rows(db) != before_rows
         taken = [result.trace.intent]
@@ -145,12 +154,13 @@ def score_items(engine: Any, db: Any, items: Sequence[Item]) -> list[Scored]:
         good, why = judge(item, stage=str(result.trace.stage), intent=result.trace.intent, taken=taken,
                           started=started, wrote=wrote, asked=asked)
         out.append(Scored(item.id, item.group, good, str(result.trace.stage), result.trace.intent, tuple(taken),
-                          wrote, asked, result.trace.llm_calls, why))
+                          wrote, asked, result.trace.llm_calls, why, "\n".join(result.replies), seconds))
     return out
 
 
-def report(scored: Sequence[Scored], *, model: str) -> dict[str, Any]:
-    """Aggregate figures per group. Pure."""
+def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] = ()) -> dict[str, Any]:
+    """Aggregate figures per group; with ``no_model`` (the same set run without a model), how many
+    scored replies are the same as then. Pure."""
     out: dict[str, Any] = {"model": model}
     for group in GROUPS:
         rows = [s for s in scored if s.group == group]
@@ -160,6 +170,11 @@ def report(scored: Sequence[Scored], *, model: str) -> dict[str, Any]:
                       "turns_with_llm_calls": sum(s.llm_calls > 0 for s in rows),
                       "writes": sum(s.wrote for s in rows)}
     out["writes_in_model_turns"] = sum(s.wrote and s.llm_calls > 0 for s in scored)
+    out["slowest_turn_s"] = round(max((s.seconds for s in scored), default=0.0), 2)
+    if no_model:
+        plain = {s.id: s.reply for s in no_model}
+        out["same_reply_as_no_model"] = sum(s.reply == plain.get(s.id) for s in scored)
+        out["of"] = len(scored)
     return out
 
 
@@ -171,8 +186,8 @@ def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
 
     with tempfile.TemporaryDirectory(prefix="wxbot-uncertain-") as tmp, FakeOpenAI() as fake:
         fields: dict[str, Any] = {"data_dir": Path(tmp), "weather_fake": True, "intent_model": True}
-        if model == "sensible":
-            fake.set_mode(Mode.SENSIBLE, table=ideal_table(items))
+        if model != "none":
+            fake.set_mode(Mode(model), table=ideal_table(items))
             fields.update(openai_base_url=fake.base_url, openai_api_key="fake-key", openai_model="ideal-model")
         runtime = build_runtime(Settings(_env_file=None, **fields))  # type: ignore[call-arg]
         try:
@@ -181,23 +196,29 @@ def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
             runtime.services.db.dispose()
 
 
-def run(model: str, items: Sequence[Item] | None = None) -> tuple[dict[str, Any], list[Scored]]:
-    """Score the set with no model (``none``) or the ideal fake (``sensible``)."""
+def run(model: str, items: Sequence[Item] | None = None,
+        no_model: Sequence[Scored] = ()) -> tuple[dict[str, Any], list[Scored]]:
+    """Score the set with no model (``none``), the ideal fake (``sensible``) or another mode of the fake."""
     chosen = list(items) if items is not None else load_items()
     with _runtime(model, chosen) as runtime:
         scored = score_items(runtime.engine, runtime.services.db, chosen)
-    return report(scored, model=model), scored
+    return report(scored, model=model, no_model=no_model), scored
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the report for each ``--model`` asked for."""
     parser = argparse.ArgumentParser(prog="python -m tests.llm.uncertain", description=__doc__.split("\n")[0])
-    parser.add_argument("--model", action="append", choices=("none", "sensible"),
-                        help="run with no model and/or the sensible fake (default: both)")
+    parser.add_argument("--model", action="append", choices=MODELS,
+                        help="run with no model and/or a mode of the fake (default: none and sensible)")
     parser.add_argument("--items", action="store_true", help="also print one line per item")
     args = parser.parse_args(argv)
+    plain: list[Scored] = []
     for model in args.model or ["none", "sensible"]:
-        figures, scored = run(model)
+        if model != "none" and not plain:
+            _, plain = run("none")
+        figures, scored = run(model, no_model=plain)
+        if model == "none":
+            plain = scored
         print(json.dumps(figures, ensure_ascii=False))
         if args.items:
             for s in scored:

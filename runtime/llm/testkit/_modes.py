@@ -155,13 +155,15 @@ def sensible(table: Mapping[str, IdealAnswer]) -> Dynamic:
 
 
 def _cycle(steps: Callable[[RecordedRequest], list[Step]]) -> Dynamic:
-    counter: Iterator[int] = itertools.count()
+    """Answers in a fixed rotation, one rotation per request kind (the first route request always gets
+    the first route answer, whatever the chat requests before it)."""
+    counters: dict[RequestKind, Iterator[int]] = {kind: itertools.count() for kind in RequestKind}
     lock = threading.Lock()
 
     def answer(request: RecordedRequest) -> Step:
         options = steps(request)
         with lock:
-            index = next(counter)
+            index = next(counters[request_kind(request)])
         return options[index % len(options)]
 
     return Dynamic(answer)
