@@ -113,7 +113,7 @@ def parse_exclusions(items: Iterable[str], catalog: Catalog) -> Exclusions:
             continue
         canonical = catalog.canonical(word)
         family = next((f for f in _FAMILIES if f[0] in word), None)
-        if family is not None and (canonical is None or word == family[0] or word in ("鸡蛋", "牛奶", "花生")):
+        if family is not None and (canonical is None or word == family[0] or word in ("鸡蛋", "牛奶", "花生", "猪肉")):
             tags |= family[1]
             label = family[2]
             if word not in label and label in ("蛋", "奶", "虾", "蟹"):

@@ -149,6 +149,17 @@ def test_no_spice_and_nothing_restricted_are_said_plainly() -> None:
     assert none.exclusions.empty and "没啥" not in format_plan(none) and "已避开" not in format_plan(none)
 
 
+@pytest.mark.parametrize("words", [["猪肉"], ["不吃猪肉"], ["清真"]])
+def test_no_pork_rules_out_every_pork_dish(words: list[str]) -> None:
+    catalog = load_catalog()
+    excl = parse_exclusions(words, catalog)
+    pork = [d.name for d in catalog.dishes if "pork" in d.tags]
+    assert pork and all(allowed_ingredients(catalog.dish(n), excl, catalog) is None for n in pork)  # type: ignore[arg-type]
+    plan = plan_dinner(PlanRequest(people=12, budget=300, exclusions=words))
+    assert plan.menu and not [m.name for m in plan.menu if m.name in pork]
+    assert "猪肉" in format_plan(plan)
+
+
 def test_an_allergy_excludes_derived_ingredients_and_says_so() -> None:
     catalog = load_catalog()
     excl = parse_exclusions(["花生"], catalog)
