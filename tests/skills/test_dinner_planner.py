@@ -135,6 +135,8 @@ def test_one_vegetarian_guest_gets_vegetarian_dishes_not_a_meat_free_table() -> 
     assert any("meat" in t or "fish" in t or "seafood" in t for t in tags)
     veg = [m for m in plan.menu if m.vegetarian and m.category in ("protein", "vegetable")]
     assert len(veg) >= 2 and any(m.category == "protein" for m in veg)
+    for item in veg:  # served to them as vegetarian: no spoon of 蚝油 either
+        assert not [n for n in item.ingredients_g if catalog.ingredients[n].tags & {"meat", "fish", "seafood", "shellfish"}]
     text = format_plan(plan)
     assert "给吃素的朋友准备了" in text and "已避开" not in text and "素食" not in text
 
