@@ -75,6 +75,9 @@ class FocusStage:
         action = found[1]
         text = turn.text
         waits = turn.session is not None or turn.pending is not None
+        undone = None if waits else self.undo(turn)
+        if undone is not None:
+            return undone
         declared = self._declared(turn, focus, action)
         for before in turn.earlier if declared is None else ():  # "要买些啥" after a recipe opened from the plan
             earlier = self._registry.for_intent(before.intent)
@@ -89,13 +92,7 @@ class FocusStage:
         said = self._said_again(turn, focus)
         if said is not None:
             return said
-        if turn.pending is None:
-            bare = self._bare(turn, focus, action, text)
-            if bare is not None:
-                return bare
-        if not waits:
-            return self.undo(turn)
-        return None
+        return self._bare(turn, focus, action, text) if turn.pending is None else None
 
     def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
         """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
@@ -140,7 +137,25 @@ class FocusStage:
                 return _Candidate(intent, built, spans, f"{rule.name}")
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
-        return chosen or self._slots_said(turn, focus, action, values)
+        return chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
+
+    def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
+        """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
+        just shown: the intent of the focus's skill that does it."""
+        ops = operations(text)
+        if not ops or not explained(text, [s for _, s in ops]):
+            return None
+        found = self._registry.for_intent(focus.intent)
+        skill = found[0] if found is not None else None
+        kinds = {e.kind for e in focus.entities}
+        objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
+        for op, _ in ops:
+            intents = {i for o in objects if (i := o.intent_for(op)) is not None}
+            if len(intents) == 1:
+                intent = intents.pop()
+                params = dict(focus.params) if intent == focus.intent else {}
+                return _Candidate(intent, params, tuple(s for _, s in ops), f"{op.value} of what was shown")
+        return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
         """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
