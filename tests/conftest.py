@@ -23,6 +23,7 @@ import redis
 from sqlalchemy.engine import Engine
 
 from bot.wechat.testkit import FakeWeChatServer
+from tests.harness import pg
 from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
 # the settings through which a test (or a process it starts) could reach the developer's own servers
@@ -38,10 +39,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     stop_private_server()
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 # ---- Redis ------------------------------------------------------------------------------------
@@ -76,21 +73,13 @@ def fakeredis_client() -> Iterator[fakeredis.FakeRedis]:
 
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
-_PG_HINT = ("set TEST_DATABASE_URL to a PostgreSQL server where this user may create databases, e.g. "
-            "TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres; each test run creates its "
-            "own database there (wxbot_test_<time>_<pid>) and drops it at the end")
-
-
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:
-    """``TEST_DATABASE_URL``, checked: the server the run's throwaway databases are created on."""
+    """``TEST_DATABASE_URL``, checked: the server the run's throwaway databases are created on
+    (unset: the test is skipped with a one-line note; in CI it fails)."""
     from sqlalchemy import text
 
-    url = os.environ.get("TEST_DATABASE_URL", "")
-    if not url:
-        if in_ci():
-            pytest.fail(f"CI needs PostgreSQL: {_PG_HINT}", pytrace=False)
-        pytest.skip(f"no TEST_DATABASE_URL: {_PG_HINT}")
+    url = pg.server_url()
     admin = _admin_engine(url)
     try:
         with admin.connect() as conn:
