@@ -166,8 +166,7 @@ def test_nginx_sends_the_webhook_admin_and_simulator_to_the_app() -> None:
     upstream = re.search(r"upstream wxbot_web \{\s*server ([\d.:]+);", conf)
     assert upstream and upstream.group(1) == "127.0.0.1:8000"
     targets = dict(re.findall(r"location ([^{]+?) \{[^}]*?proxy_pass (\S+);", conf))
-    assert targets == {"/wechat": "http://wxbot_web", "~ ^/(admin|simulator)(/|$)": "http://wxbot_web",
-                       "= /metrics": "http://wxbot_web"}
+    assert targets == {"/wechat": "http://wxbot_web", "~ ^/(admin|simulator)(/|$)": "http://wxbot_web"}
     assert "8001" not in conf and "client_max_body_size 64k;" in conf
 
 

@@ -67,7 +67,8 @@ def start_round(kind: str, redis_url: str, directory: Path) -> list[str]:
     problems: list[str] = []
     with fresh_database(kind, directory) as url:
         env = os.environ | {"REDIS_URL": redis_url, "DATABASE_URL": url, "DATA_DIR": str(directory),
-                            "WEATHER_FAKE": "true", "PYTHONPATH": str(ROOT)}
+                            "WEATHER_FAKE": "true", "PYTHONPATH": str(ROOT),
+                            "WECHAT_TOKEN": "start-together-token-01"}
         port = free_port()
         name = f"w-{directory.name}"
         logs = {what: directory / f"{what}.log" for what in ("serve", "worker", "scheduler")}
@@ -79,7 +80,7 @@ def start_round(kind: str, redis_url: str, directory: Path) -> list[str]:
         ready = {
             "serve": lambda: _listening(port),
             "worker": lambda: any(w.name == name for w in Worker.all(connection=conn)),
-            "scheduler": lambda: b"started (sink=" in logs["scheduler"].read_bytes(),
+            "scheduler": lambda: b'"role": "scheduler"' in logs["scheduler"].read_bytes(),
         }
         try:
             waiting = set(procs)
