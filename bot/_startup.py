@@ -24,15 +24,8 @@ def version() -> str:
 
 
 def describe_redis(settings: Any) -> str:
-    """Where this process's Redis is: ``embedded``, ``host:port/db`` or the Sentinel master's name."""
-    if settings.embedded:
-        return "embedded"
-    if settings.redis_sentinels:
-        return f"sentinel {settings.redis_sentinel_master} via {settings.redis_sentinels}"
-    from urllib.parse import urlsplit
-
-    url = urlsplit(settings.redis_url)
-    return f"{url.scheme}://{url.hostname}:{url.port or 6379}{url.path or '/0'}"
+    """Where this process's Redis is (``embedded``, the URL or Sentinel's master), never a password."""
+    return "embedded" if settings.embedded else str(settings.redis_target().describe())
 
 
 def describe_database(settings: Any) -> str:
