@@ -35,6 +35,25 @@ RUN_ID = f"{time.strftime('%Y%m%d_%H%M%S')}_{os.getpid()}"
 def pytest_configure(config: pytest.Config) -> None:
     for name in _SERVER_SETTINGS:
         os.environ[name] = ""
+    # pytest-xdist registers it too; a run without xdist (-p no:xdist) must still accept it
+    config.addinivalue_line("markers", "xdist_group(name): run on the same xdist worker as the group")
+
+
+# The fault runs (servers killed, workers SIGKILLed, fail-over) and the tests that time a race or a
+# deadline: under pytest-xdist (tests/run.sh runs `-n 2 --dist loadgroup`) they all run on one worker,
+# one after another (xdist hands the largest group out first), so no two of them load the machine at
+# once; every other test is spread over the workers one by one.
+MACHINE_GROUP = "machine"
+MACHINE_PATHS = ("tests/faults/", "tests/failover/", "tests/deploy/test_schema_race.py",
+                 "tests/bot/worker/test_e2e_workers.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if where.startswith(MACHINE_PATHS):
+            item.add_marker(pytest.mark.xdist_group(MACHINE_GROUP))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
