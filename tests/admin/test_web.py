@@ -158,6 +158,17 @@ def test_simulator_refuses_non_json_posts(open_embedded: Stack) -> None:
     assert res.status_code == 415
 
 
+def test_simulator_without_token_is_only_for_a_browser_on_the_same_machine(open_embedded: Stack) -> None:
+    """README: without ADMIN_TOKEN the simulator exists only in embedded mode and only for loopback."""
+    from starlette.testclient import TestClient
+
+    # no `with`: the shared app's lifespan is the running server's, not this client's
+    remote = TestClient(open_embedded.app, client=("192.0.2.7", 5000))
+    assert remote.get("/simulator").status_code == 404
+    assert remote.post("/simulator/api/send", json={"user": "sim-a", "text": "x"}).status_code == 404
+    assert TestClient(open_embedded.app, client=("127.0.0.1", 5000)).get("/simulator").status_code == 200
+
+
 def test_simulator_is_off_without_token_outside_embedded_mode(wx, tmp_path) -> None:
     stack = build_stack(make_settings(tmp_path, wx, REDIS_URL=REAL_REDIS_URL))
     from starlette.testclient import TestClient
