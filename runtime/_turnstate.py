@@ -7,11 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from runtime.context import ConversationRuntimeContext
+from runtime.skill import SkillRegistry
 from runtime.turn import Inbound, StateSnapshot, TurnTrace
-
-# skill-specific intents and the DESIGN §3.2 label they are reported under
-PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view",
-                 "exercise.delete": "exercise.log"}
 
 
 @dataclass
@@ -34,8 +31,8 @@ class TurnState:
             self.replies.append(text)
 
 
-def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
-    """The public state summary of a context (the script contract's ``state``)."""
+def snapshot(ctx: ConversationRuntimeContext, registry: SkillRegistry) -> StateSnapshot:
+    """The public state summary of a context (the script contract's ``state``), intents as reported."""
     active = ctx.active
     pending = ctx.pending_confirmation
     expected = None
@@ -47,5 +44,5 @@ def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
         active_skill=active.skill if active else None,
         expected_field=expected,
         paused=[p.session.skill for p in ctx.paused],
-        pending_confirmation=PUBLIC_INTENT.get(pending.intent, pending.intent) if pending else None,
+        pending_confirmation=registry.public(pending.intent) if pending else None,
     )

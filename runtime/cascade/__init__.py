@@ -1,0 +1,112 @@
+"""The cascade (DESIGN §3.1, §3.4): every decider of a turn, in order, behind one protocol.
+
+Each decider reads the turn (:class:`TurnInput`) and proposes a :class:`Match` or passes; the order is
+data (:attr:`Cascade.order`) and the first match wins. A message is read against, in order: the pending
+question (expected input, a pending yes/no) → the focus (the last result) → a new request (rules, the
+domain's operation × object, the local intent model) → the model router when one is configured → the
+fallback (small talk, or the agent). Deciding never changes the context; the engine applies the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.cascade.confirmation import ConfirmationStage
+from runtime.cascade.control import ControlStage
+from runtime.cascade.domain import DomainStage
+from runtime.cascade.event import EventStage
+from runtime.cascade.expected_input import ExpectedInputStage
+from runtime.cascade.fallback import FallbackStage
+from runtime.cascade.focus import FocusStage
+from runtime.cascade.intent_model import IntentModelStage
+from runtime.cascade.llm_router import LLMRouterStage
+from runtime.cascade.rules import RuleRouter, rules_from
+from runtime.llm import LLM
+from runtime.llm.routing import labels_from_registry
+from runtime.skill import SkillRegistry
+from runtime.turn import Stage
+
+__all__ = ["Cascade", "Kind", "Match", "TurnInput"]
+
+Decider = Callable[[TurnInput], Match | None]
+
+
+class Cascade:
+    """Builds every decider once from the registry; :meth:`decide` runs them in :attr:`order`."""
+
+    def __init__(self, registry: SkillRegistry, llm: LLM, *, intent_model: Any = None,
+                 intent_threshold: float = 0.6) -> None:
+        self.registry = registry
+        self.read_only = registry.read_only_intents()
+        talk = registry.fallback()
+        self.small_talk = talk[1].intent if talk else None
+        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents(),
+                                small_talk=self.small_talk)
+        self.event = EventStage(registry.menu_keys(), welcome_intent=self.small_talk or "unknown")
+        self.control = ControlStage()
+        self.expected = ExpectedInputStage(registry, self.rules)
+        self.confirmation = ConfirmationStage(registry)
+        self.focus = FocusStage(registry, self.rules)
+        self.domain = DomainStage(registry)
+        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold,
+                                             known_intents=registry.intents(), task_intents=registry.task_intents(),
+                                             small_talk=self.small_talk)
+        self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
+        self.fallback = FallbackStage(llm)
+        self._object_words = [o.pattern for o in registry.objects]
+        self.order: tuple[tuple[str, Decider], ...] = (
+            ("event", lambda t: self.event.match(t.view)),
+            ("control", self._control),
+            ("choice", self.expected.choice),
+            ("expected_input", self.expected.match),
+            ("confirmation", self.confirmation.match),
+            ("focus", self.focus.match),
+            ("rules", lambda t: self._mixed(t, self.rules.match(t.view))),
+            ("domain", lambda t: self._mixed(t, self.domain.match(t))),
+            ("intent_model", self._intent_model),
+            ("invalid", self.expected.invalid),
+            ("llm_router", self._llm_router),
+            ("fallback", lambda t: self.fallback.match(t.view)),
+        )
+
+    def decide(self, turn: TurnInput) -> Match:
+        """The first decider's match (the fallback always matches); the trace says why the awaited
+        answer lost when a field was asked."""
+        found = next(m for _, decide in self.order if (m := decide(turn)) is not None)
+        view = turn.view
+        if view.expected_field is not None and found.stage not in (Stage.EXPECTED_INPUT, Stage.CONTROL):
+            found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(view)}")
+        return found
+
+    def _control(self, turn: TurnInput) -> Match | None:
+        found = self.control.match(turn.view)
+        if found is not None and found.kind is Kind.CANCEL and turn.session is None and turn.pending is None \
+                and not turn.view.has_paused:
+            return self.focus.undo(turn, bare=True) or found  # "算了不用了" right after a reminder was set
+        return found
+
+    def _mixed(self, turn: TurnInput, found: Match | None) -> Match | None:
+        """A task with a read-only question beside it: the task from the rest, the question answered too."""
+        if found is not None and found.kind is Kind.INTENT and found.intent not in self.read_only:
+            side = self.expected.side_question(turn.view.text, found.intent)
+            if side is not None:
+                found = replace(found, also=side[0], also_text=side[1], detail=f"{found.detail}; also {side[0]}")
+        return found
+
+    def _intent_model(self, turn: TurnInput) -> Match | None:
+        found = self._mixed(turn, self.intent_model.match(turn.view))
+        if (found is not None and found.kind is Kind.CHITCHAT and self.llm_router.applies(turn.view)
+                and any(p.search(turn.text) for p in self._object_words)):
+            return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it
+        return found
+
+    def _llm_router(self, turn: TurnInput) -> Match | None:
+        if not self.llm_router.applies(turn.view):
+            return None
+        found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
+        turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
+        return found

@@ -37,12 +37,15 @@ class FallbackStage:
 
     def __init__(self, llm: LLM, *, max_iterations: int = 4) -> None:
         self._agent = FallbackAgent(llm, max_iterations=max_iterations)
+        self._max_iterations = max_iterations
 
     def match(self, view: RouterView) -> Match:
         """Always matches (the cascade's last stage). Pure."""
         return Match(stage=Stage.FALLBACK, kind=Kind.UNKNOWN, intent="unknown", confidence=0.0)
 
     def handle(self, view: RouterView, summary: ModelSummary, tools: Sequence[AgentTool] = (), *,
-               hints: Sequence[str] = ()) -> AgentOutcome:
-        """Answer the message; ``hints`` are read-only intents earlier stages thought plausible."""
-        return self._agent.answer(view.text, summary.text, tools, hints=hints)
+               hints: Sequence[str] = (), llm: LLM | None = None) -> AgentOutcome:
+        """Answer the message; ``hints`` are read-only intents earlier stages thought plausible; ``llm``
+        is the turn's own (metered) port when given."""
+        agent = self._agent if llm is None else FallbackAgent(llm, max_iterations=self._max_iterations)
+        return agent.answer(view.text, summary.text, tools, hints=hints)

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 
 import chinese_calendar as cc
 
-from runtime.skill import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
+from runtime.skill.parsers import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
 from skills.datetime._calendar import last_year_known
 
 __all__ = ["calendar_answer", "named_day"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from runtime.skill import Trigger, festivals
+from runtime.skill import Trigger
+from runtime.skill.parsers import festivals
 from skills.datetime._zones import CITIES
 
 __all__ = ["TRIGGERS"]

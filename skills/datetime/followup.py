@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import festivals, time_spans
+from runtime.skill.parsers import festivals, time_spans
 from skills.datetime._zones import city_in
 
 __all__ = ["follow_up_params", "follow_up_question"]

@@ -177,8 +177,10 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="datetime",
     description="日期、时间、星期、工作日和节假日",
+    help="日期和节日：比如“今天几号”“离春节还有几天”",
     actions=(
         ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, follow_up=follow_up_params,
+                   task="查日期时间",
                    description="回答日期、时间、星期几、节日、农历、倒计时、是否放假、其他城市的时间",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),

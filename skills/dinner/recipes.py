@@ -13,7 +13,16 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from runtime.skill import ActionSpec, Choice, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    Choice,
+    DomainObject,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
@@ -96,9 +105,12 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
 SPEC = SkillSpec(
     name="recipes",
     description="家常菜做法",
+    help="查菜谱：比如“番茄炒蛋怎么做”",
+    objects=(DomainObject("dish", ("道菜", "菜谱", "食谱", "做法", "菜"), ((Operation.SEE, "recipe.query"),),
+                          noun="菜", pick="dish", carry=("people",)),),
     actions=(
         ActionSpec(
-            name="query", intent="recipe.query", run=query, read_only=True,
+            name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱",
             slots=(
                 SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._format import format_plan, plan_dto
@@ -72,9 +72,12 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="dinner",
     description="按人数和预算安排晚饭",
+    help="安排晚饭：比如“3个人预算100帮我安排晚饭”",
+    objects=(DomainObject("dinner", ("晚饭", "晚餐", "菜单", "这顿饭", "这顿", "饭局", "家宴", "聚餐"),
+                          ((Operation.CREATE, "dinner.plan"), (Operation.CHANGE, "dinner.plan")), noun="晚饭"),),
     actions=(
         ActionSpec(
-            name="plan", intent="dinner.plan", run=plan, repeatable=True,
+            name="plan", intent="dinner.plan", run=plan, repeatable=True, task="安排晚饭",
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,

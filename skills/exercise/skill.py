@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.exercise._delete import amend_log, delete_confirm_text, delete_log, extract_log_target
 from skills.exercise._met import DEFAULT_WEIGHT_KG, estimate, find_activity
@@ -154,9 +154,19 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="exercise",
     description="运动计划、记录和统计",
+    help="运动：比如“帮我制定运动计划”“今天跑了5公里”“这周运动记录”",
+    objects=(
+        DomainObject("workout", ("运动记录", "锻炼记录", "健身记录", "跑步记录", "运动", "锻炼", "健身", "训练", "跑步",
+                                 "游泳", "骑车", "快走", "瑜伽", "跳绳", "爬山", "打球"),
+                     ((Operation.SEE, "exercise.history"), (Operation.CREATE, "exercise.log"),
+                      (Operation.DELETE, "exercise.delete")), noun="运动", pick="target"),
+        DomainObject("workout_plan", ("运动计划", "健身计划", "训练计划", "锻炼计划", "运动方案"),
+                     ((Operation.CREATE, "exercise.plan"), (Operation.SEE, "exercise.plan"),
+                      (Operation.CHANGE, "exercise.plan")), noun="运动计划"),
+    ),
     actions=(
         ActionSpec(
-            name="plan", intent="exercise.plan", run=plan, repeatable=True,
+            name="plan", intent="exercise.plan", run=plan, repeatable=True, task="制定运动计划",
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "运动目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=parse_goal, standalone=True),
@@ -169,6 +179,7 @@ SPEC = SkillSpec(
         ),
         ActionSpec(
             name="log", intent="exercise.log", run=log, writes=True, confirm_text=_confirm, amend=amend_log,
+            task="记录运动",
             undo="exercise.delete", undo_with=(("target", "刚才那条"),),
             slots=(
                 SlotSpec("activity", SlotType.TEXT, "做的什么运动？", extract=find_activity),
@@ -178,9 +189,11 @@ SPEC = SkillSpec(
             any_of=(("minutes", "distance_km"),),
             description="记录一次运动并估算消耗",
         ),
-        ActionSpec(name="history", intent="exercise.history", run=history, read_only=True, description="本周和最近7天的运动统计"),
+        ActionSpec(name="history", intent="exercise.history", run=history, read_only=True, task="查看运动记录",
+                   description="本周和最近7天的运动统计"),
         ActionSpec(
             name="delete", intent="exercise.delete", run=delete_log, writes=True, confirm_text=delete_confirm_text,
+            task="删除运动记录", reports_as="exercise.log",
             slots=(SlotSpec("target", SlotType.TEXT, "要删哪一条？说“刚才那条”，或者运动名称（比如“跑步那条”）。",
                             extract=extract_log_target),),
             description="删除一条记错的运动记录",

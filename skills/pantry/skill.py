@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.models import PantryItem, utcnow
 from skills.pantry._correct import corrected_items, previous_items
@@ -185,14 +185,19 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="pantry",
     description="家里现有食材（冰箱库存）",
+    help="冰箱：比如“冰箱里有鸡蛋6个”“冰箱里还有什么”",
+    objects=(DomainObject("pantry", ("冰箱", "食材", "库存", "家里的菜", "储物柜"),
+                          ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
+                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),),
     actions=(
         ActionSpec(
-            name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm,
+            name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm, task="更新冰箱库存",
             amend=amend, follow_up=corrected_items,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
                             extract=_extract_items),),
             description="记录家里有什么食材、用完了什么",
         ),
-        ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材"),
+        ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材",
+                   task="查看冰箱库存", reports_as="profile.view"),
     ),
 )

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.models import HealthProfile, utcnow
 from skills.profile._parse import (
@@ -150,10 +150,15 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="profile",
     description="个人健康资料",
+    help="健康档案：比如“我的目标是减脂，身高170”“看看我的资料”",
+    objects=(DomainObject("profile", ("健康档案", "个人资料", "个人信息", "资料", "档案", "身高", "体重", "目标", "BMI", "bmi"),
+                          ((Operation.SEE, "profile.view"), (Operation.CHANGE, "profile.update"),
+                           (Operation.CREATE, "profile.update")), noun="资料"),),
     actions=(
-        ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料"),
+        ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料",
+                   task="查看健康档案"),
         ActionSpec(
-            name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm,
+            name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "你的目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=extract_goal),

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import SkillResult, TimeExpr, corrected_time
+from runtime.skill import SkillResult
+from runtime.skill.parsers import TimeExpr, corrected_time
 from runtime.views import ExecView
 from skills.reminders import store
 

@@ -7,7 +7,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import Choice, SkillResult, describe_rrule, format_when
+from runtime.skill import Choice, SkillResult
+from runtime.skill.parsers import describe_rrule, format_when
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._text import ALL, TIMER, TIMER_CONTENT, parse_target

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.skill import time_spans
+from runtime.skill.parsers import time_spans
 
 __all__ = ["ALL", "LATEST", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
 

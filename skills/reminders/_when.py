@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import TimeExpr, format_when
+from runtime.skill.parsers import TimeExpr, format_when
 
 __all__ = ["as_time", "check_when", "unexplained_question"]
 

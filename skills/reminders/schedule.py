@@ -22,7 +22,7 @@ from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
-from runtime.skill import format_when
+from runtime.skill.parsers import format_when
 from skills.models import User
 from skills.reminders._recur import next_after
 from skills.reminders.models import OccurrenceState, Reminder, ReminderOccurrence, ReminderStatus, as_utc

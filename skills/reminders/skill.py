@@ -11,16 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from runtime.skill import (
-    ActionSpec,
-    SkillResult,
-    SkillSpec,
-    SlotSpec,
-    SlotType,
-    TimeExpr,
-    describe_rrule,
-    format_when,
-)
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill.parsers import TimeExpr, describe_rrule, format_when
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
@@ -140,9 +132,15 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="reminders",
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
+    help="设提醒：比如“明天早上8点提醒我带伞”“我的提醒”",
+    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "待办", "计时器"),
+                          ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
+                           (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
+                          noun="提醒", pick="target"),),
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
+            task="设提醒",
             undo="reminder.cancel", undo_with=(("target", LATEST),),
             description="新建提醒",
             slots=(
@@ -151,18 +149,19 @@ SPEC = SkillSpec(
             ),
         ),
         ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒",
+                   task="查看提醒",
                    slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
                                    extract=extract_kind),
                           SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False))),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
-            confirm_text=cancel_confirm_text, description="取消提醒",
+            confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒",
             slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
                             extract=extract_target, lookup=lookup_target),),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
-            description="稍后再提醒刚才的提醒",
+            description="稍后再提醒刚才的提醒", task="推迟提醒", reports_as="reminder.create",
             slots=(SlotSpec("when", SlotType.TIME, "多久以后再提醒你？", required=False),),
         ),
     ),

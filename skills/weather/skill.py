@@ -15,16 +15,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import (
-    ActionSpec,
-    SkillResult,
-    SkillSpec,
-    SlotSpec,
-    SlotType,
-    parse_time_phrase,
-    skill_cache,
-    time_spans,
-)
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill.parsers import parse_time_phrase, skill_cache, time_spans
 from runtime.views import ExecView
 from skills.store import get_profile
 from skills.weather._cities import clean_city, find_city
@@ -166,9 +158,12 @@ SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="weather",
     description="查天气",
+    help="天气：比如“明天天气怎么样”",
+    objects=(DomainObject("weather", ("天气预报", "天气", "气温", "温度"), ((Operation.SEE, "weather.query"),),
+                          noun="天气"),),
     actions=(
         ActionSpec(
-            name="query", intent="weather.query", run=query, read_only=True,
+            name="query", intent="weather.query", run=query, read_only=True, task="查天气",
             slots=(
                 SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city, standalone=True),
                 SlotSpec("day", SlotType.TEXT, "查哪一天？（今天/明天/后天）", required=False, default="今天",

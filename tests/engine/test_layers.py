@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SKILL_FACING = {"runtime.skill", "runtime.views"}
+SKILL_FACING = {"runtime.skill", "runtime.skill.parsers", "runtime.views"}
 
 
 def _imports(path: Path, *, submodules: bool = False) -> set[str]:

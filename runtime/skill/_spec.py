@@ -1,36 +1,14 @@
-"""The skill protocol (DESIGN §3.6): what a skill declares, and what its actions return.
-
-A skill is one declarative :class:`SkillSpec` plus plain functions. The engine — not the
-skill — fills slots, parses answers by :class:`SlotType` and asks for confirmation before
-any action that writes.
-"""
+"""What a skill declares (slots, actions, triggers) and what its actions return (DESIGN §3.6)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from runtime.skill._domain import DomainObject, Entity, FollowUps
 from runtime.views import ExecView
-
-__all__ = [
-    "ActionSpec", "Choice", "FollowUp", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotLookup", "SlotSpec", "SlotType",
-    "Trigger", "READ_ONLY_INTENTS", "INTENTS", "WRITE_INTENTS",
-]
-
-INTENTS = (
-    "weather.query", "datetime.query", "reminder.create", "reminder.list", "reminder.cancel",
-    "dinner.plan", "recipe.query", "exercise.plan", "exercise.log", "exercise.history",
-    "profile.view", "profile.update", "pantry.update", "chitchat", "unknown",
-)
-# The intent facts below are the defaults of DESIGN §3.2; the engine derives its own sets from the
-# registered specs (``SkillRegistry.read_only_intents`` / ``write_intents`` / ``task_intents``).
-READ_ONLY_INTENTS = frozenset({
-    "weather.query", "datetime.query", "recipe.query", "reminder.list", "exercise.history",
-    "profile.view", "chitchat", "pantry.view",
-})
-WRITE_INTENTS = frozenset({"reminder.cancel", "exercise.log", "profile.update", "pantry.update"})
 
 
 class SlotType(StrEnum):
@@ -116,6 +94,7 @@ class SkillResult:
 
     ``choices``: the reply lists numbered items; a bare number next ("3") picks one. ``asks``: the reply
     asks for what the query lacks (which city?): its frame is kept, so the answer said next completes it.
+    ``entities``: what the reply showed, in order — the focus a follow-up refers to ("第二道怎么做").
     """
 
     reply: str
@@ -125,6 +104,7 @@ class SkillResult:
     ok: bool = True
     choices: tuple[Choice, ...] = ()
     asks: bool = False
+    entities: tuple[Entity, ...] = ()
 
 
 Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]
@@ -138,10 +118,14 @@ class ActionSpec:
     """One action of a skill. ``any_of`` lists slot groups of which one value is enough.
 
     ``read_only`` actions answer in passing while a task waits; the last read-only or ``repeatable``
-    action is the frame an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
+    action is the focus an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
     ``amend`` takes a correction of the record the last run made ("不对，改成9点" right after a
     reminder was set): its params are the corrected slots plus ``replaces`` (the last result's
     ``data["ref"]``), ``previous`` (the last params) and ``said`` (the correction's words).
+    ``task`` is how the bot names the task in Chinese ("设提醒"); ``reports_as`` the public intent
+    label (DESIGN §3.2) a skill-specific intent is reported under; ``follow`` how its results are
+    followed up (see :class:`FollowUps`). A ``fallback`` action (small talk) answers a message that no
+    stage routed, when one of its slots recognises it.
     """
 
     name: str
@@ -158,6 +142,10 @@ class ActionSpec:
     amend: Runner | None = None  # replaces the record the last run made (its result's data["ref"])
     undo: str | None = None  # the intent that takes the last run back ("取消刚才那个")
     undo_with: tuple[tuple[str, str], ...] = ()  # its slot values naming the one just made
+    task: str = ""
+    reports_as: str | None = None
+    follow: FollowUps = field(default_factory=FollowUps)
+    fallback: bool = False  # answers a message no other action explains, when its slots recognise it
 
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""
@@ -166,80 +154,14 @@ class ActionSpec:
 
 @dataclass(frozen=True, slots=True)
 class SkillSpec:
-    """A skill: a name and its actions."""
+    """A skill: its name, its actions, the objects it owns and the words for them, its routing rules.
+
+    ``help`` is its line in the help text ("设提醒：比如…"), in the order skills are registered.
+    """
 
     name: str
     actions: tuple[ActionSpec, ...]
     description: str = ""
     triggers: tuple[Trigger, ...] = ()
-
-
-class SkillRegistry:
-    """Finds the skill and action behind an intent or a (skill, action) pair. Frozen once built."""
-
-    def __init__(self, skills: Iterable[SkillSpec]) -> None:
-        self._skills = {s.name: s for s in skills}
-        self._by_intent: dict[str, tuple[SkillSpec, ActionSpec]] = {}
-        for spec in self._skills.values():
-            for action in spec.actions:
-                self._by_intent.setdefault(action.intent, (spec, action))
-
-    def for_intent(self, intent: str) -> tuple[SkillSpec, ActionSpec] | None:
-        """The skill and action that serve ``intent``."""
-        return self._by_intent.get(intent)
-
-    def action(self, skill: str, action: str) -> ActionSpec | None:
-        """The action ``action`` of skill ``skill``."""
-        spec = self._skills.get(skill)
-        if spec is None:
-            return None
-        return next((a for a in spec.actions if a.name == action), None)
-
-    @property
-    def skills(self) -> tuple[SkillSpec, ...]:
-        """All registered skills."""
-        return tuple(self._skills.values())
-
-    def intents(self) -> frozenset[str]:
-        """Every intent some skill serves."""
-        return frozenset(self._by_intent)
-
-    def read_only_intents(self) -> frozenset[str]:
-        """Intents of actions that only read (answered in passing while a task waits), plus chit-chat."""
-        return frozenset(i for i, (_, a) in self._by_intent.items() if a.read_only) | {"chitchat"}
-
-    def write_intents(self) -> frozenset[str]:
-        """Intents of actions that write and need a yes/no first."""
-        return frozenset(i for i, (_, a) in self._by_intent.items() if a.writes)
-
-    def task_intents(self) -> frozenset[str]:
-        """Intents that start a task (everything that is not read-only)."""
-        return frozenset(i for i, (_, a) in self._by_intent.items() if not a.read_only)
-
-    def triggers(self) -> tuple[Trigger, ...]:
-        """Every skill's routing rules, in the order they are tried."""
-        found = [(t.order, n, t) for n, t in enumerate(t for s in self._skills.values() for t in s.triggers)]
-        return tuple(t for _, _, t in sorted(found, key=lambda x: (x[0], x[1])))
-
-
-# Values of TIME slots are handed to skills as ``TimeExpr.to_param()`` dicts; the time-phrase type and
-# its formatting are part of the skill-facing protocol so skills need nothing else from runtime/.
-from runtime.keys import skill_cache  # noqa: E402
-
-# The calendar facts skills answer from (festivals, lunar dates, solar terms) come the same way, and so
-# does reading restrictions said in words (不吃香菜和葱 → [香菜, 葱]).
-from runtime.parsers import festivals  # noqa: E402
-from runtime.parsers._time_merge import corrected_time  # noqa: E402
-from runtime.parsers.dietary import parse_restrictions  # noqa: E402
-from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar  # noqa: E402
-from runtime.parsers.recurrence import next_occurrence  # noqa: E402
-from runtime.parsers.timephrase import (  # noqa: E402
-    TimeExpr,
-    describe_rrule,
-    format_when,
-    parse_time_phrase,
-    time_spans,
-)
-
-__all__ += ["TimeExpr", "corrected_time", "parse_restrictions", "describe_rrule", "festivals", "format_when", "next_occurrence",
-            "next_solar_term", "parse_time_phrase", "skill_cache", "solar_term_on", "solar_to_lunar", "time_spans"]
+    objects: tuple[DomainObject, ...] = ()
+    help: str = ""

@@ -1,0 +1,198 @@
+"""Stage ``rules`` (focus): a message read against the last result (DESIGN §3.4).
+
+After the pending question and before a new request, a message may refer back to what was just shown.
+The skill's declarations decide (``ActionSpec.follow``, its ``DomainObject`` s): a modifier changes the
+shown result ("便宜点", "再来个汤"), a derived question is answered for the shown entity ("还有几天"),
+a pick selects from what was shown ("第二道怎么做", "把第一个删了"), an elliptical follow-up that names
+only a slot value re-runs the action with it ("那广州呢", "后天呢"), a correction or "提前半小时" changes
+what was just done, "取消刚才那个" takes it back. A candidate must explain the whole message; the first
+that does wins. Pure: the focus is read, never changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from runtime._slots import extract_all, time_slots
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.cascade._pick import Picked, pick
+from runtime.cascade.rules import RuleRouter
+from runtime.context import Focus
+from runtime.lexicon import (
+    Span,
+    ahead_minutes,
+    explained,
+    follow_up_fragment,
+    is_correction,
+    operations,
+    value_spans,
+)
+from runtime.skill import ActionSpec, DomainObject, Entity, Modifier, Question, SkillRegistry, SlotType
+from runtime.turn import Stage
+
+__all__ = ["FocusStage"]
+
+_UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
+                   r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
+                   r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
+_BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
+_UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
+CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    intent: str
+    params: Mapping[str, Any]
+    spans: tuple[Span, ...]
+    detail: str
+
+
+class FocusStage:
+    """Reads a message against the focus; proposes the follow-up that explains it whole."""
+
+    stage = Stage.RULES
+
+    def __init__(self, registry: SkillRegistry, rules: RuleRouter) -> None:
+        self._registry = registry
+        self._rules = rules
+        self._read_only = registry.read_only_intents()
+
+    def match(self, turn: TurnInput) -> Match | None:
+        """The follow-up of the focus this message is, or None."""
+        focus, view = turn.focus, turn.view
+        if focus is None or view.origin not in ("text", "voice"):
+            return None
+        found = self._registry.for_intent(focus.intent)
+        if found is None:
+            return None
+        action = found[1]
+        text = turn.text
+        waits = turn.session is not None or turn.pending is not None
+        declared = self._declared(turn, focus, action)
+        if declared is not None and (not waits or declared.intent in self._read_only):
+            return Match(self.stage, Kind.REFER, intent=declared.intent, confidence=CONFIDENCE,
+                         params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
+        if turn.session is not None and focus.intent not in self._read_only:
+            return None
+        said = self._said_again(turn, focus)
+        if said is not None:
+            return said
+        if turn.pending is None:
+            bare = self._bare(turn, focus, action, text)
+            if bare is not None:
+                return bare
+        if not waits:
+            return self.undo(turn)
+        return None
+
+    def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
+        """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
+        that write back."""
+        focus = turn.focus
+        found = self._registry.for_intent(focus.intent) if focus is not None else None
+        if found is None or found[1].undo is None or not (bare or _UNDO.match(turn.text)):
+            return None
+        return Match(self.stage, Kind.INTENT, intent=found[1].undo, confidence=CONFIDENCE,
+                     params=dict(found[1].undo_with), detail=f"takes back the last {focus.intent if focus else ''}")
+
+    # -- declared follow-ups: modifiers, derived questions, picks ----------------------------
+    def _declared(self, turn: TurnInput, focus: Focus, action: ActionSpec) -> _Candidate | None:
+        text = turn.text
+        entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
+        values = value_spans(text)
+        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *action.follow.modifiers)
+        for rule in rules:
+            m = rule.regex.search(text)
+            if m is None:
+                continue
+            picked = pick(text, focus.entities, taken=[m.span()])
+            if rule.entity and picked is None:
+                continue
+            entity = entities[picked.position - 1] if picked else (entities[0] if len(entities) == 1 else None)
+            built = rule.apply(focus.params, m, entity)
+            if built is None:
+                continue
+            spans = (m.span(), *(picked.spans if picked else ()), *values, *self._object_spans(text, entity))
+            if explained(text, list(spans), slack=_slack(text)):
+                intent = rule.intent or focus.intent
+                return _Candidate(intent, built, spans, f"{rule.name}")
+        picked = pick(text, focus.entities)
+        if picked is None:
+            return None
+        return self._picked(text, focus, picked)
+
+    def _picked(self, text: str, focus: Focus, picked: Picked) -> _Candidate | None:
+        obj = self._registry.object(picked.entity.kind)
+        if obj is None or obj.pick is None:
+            return None
+        taken = list(picked.spans)
+        ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) is not None), None)
+        if intent is None and not ops:
+            intent = obj.intent_for(obj.default)
+        if intent is None:
+            return None
+        entity = picked.entity
+        params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
+        params[obj.pick] = entity.ref if entity.ref is not None else entity.name
+        spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
+        if not explained(text, list(spans), slack=_slack(text)):
+            return None
+        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
+
+    def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
+        obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None
+        return [m.span() for m in obj.pattern.finditer(text)] if obj is not None else []
+
+    # -- the same action again, with something changed ---------------------------------------
+    def _said_again(self, turn: TurnInput, focus: Focus) -> Match | None:
+        """"那广州呢" / "不对，是6个人" / "提前半小时提醒我": the last action with the changed part."""
+        text = turn.text
+        ahead = ahead_minutes(text)
+        if ahead is not None:
+            if not time_slots(self._registry, focus.intent, focus.params):
+                return None  # nothing timed to count back from: a request of its own
+            return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
+                         params={"fragment": text, "correction": True, "ahead": ahead},
+                         detail=f"{focus.intent} moved {ahead:g} minutes earlier")
+        fragment = follow_up_fragment(text)
+        if fragment is None or self._rules.classify(text) is not None:
+            return None
+        corrected = is_correction(text)
+        return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
+                     params={"fragment": fragment, "correction": corrected},
+                     detail=f"{'correction' if corrected else 'follow-up'} of {focus.intent}: {fragment}")
+
+    def _bare(self, turn: TurnInput, focus: Focus, action: ActionSpec, said: str) -> Match | None:
+        """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short
+        message that is nothing but slots of the last action changes them (a correction of a write)."""
+        text = _BARE_TAIL.sub("", said)
+        intent = focus.intent
+        if not text or len(text) > 8:
+            return None
+        routed = self._rules.classify(said)
+        if routed is not None and not (routed[0] == intent and action.read_only and action.follow_up is not None):
+            return None  # a request of its own (a query's own hook may still read it as a follow-up: 那天星期几)
+        amend = action.amend is not None and not action.read_only
+        # only a slot said in its own form ("早上8点", "杭州") changes it, never free text ("好", "太麻烦了");
+        # a query with its own follow-up hook says itself whether the text changes it ("周五")
+        telling = {s.name for s in action.slots if s.standalone or s.parser not in _UNTYPED}
+        if action.read_only and action.follow_up is not None:
+            if action.follow_up(focus.params, text) is None:
+                return None
+        elif not (action.read_only or action.repeatable or amend) \
+                or not telling & set(extract_all(action, text, turn.now)):
+            return None
+        return Match(self.stage, Kind.FOLLOW_UP, intent=intent, confidence=CONFIDENCE,
+                     params={"fragment": text, "correction": amend},
+                     detail=f"bare {'correction' if amend else 'follow-up'} of {intent}: {text}")
+
+
+def _slack(text: str) -> int:
+    """Characters a follow-up may leave unexplained: one in a short message, a sixth of a long one."""
+    return max(1, sum("\u4e00" <= ch <= "\u9fff" for ch in text) // 6)
