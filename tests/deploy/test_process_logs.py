@@ -32,11 +32,12 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _run_until(args: list[str], env: dict[str, str], ready: str, tmp_path: Path, poke: object = None) -> str:
-    """Start ``wxbot ARGS``, wait until its stderr holds ``ready``, call ``poke``, stop it; its stderr."""
+    """Start ``wxbot ARGS``, wait until its output holds ``ready``, call ``poke``, stop it; everything it
+    wrote (stdout and stderr: no line may escape the JSON rule on either)."""
     err_path = tmp_path / f"{args[0]}.err"
     with err_path.open("wb") as err:
         proc = subprocess.Popen([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
-                                stdout=subprocess.DEVNULL, stderr=err)
+                                stdout=err, stderr=err)
     try:
         deadline = time.monotonic() + 90
         while ready not in err_path.read_text(errors="replace"):
