@@ -57,6 +57,7 @@ class Settings(BaseSettings):
     openai_base_url: str = ""
     openai_api_key: str = ""
     openai_model: str = ""
+    openai_turn_budget: float = Field(default=3.0, gt=0, le=30)  # model seconds per turn, one retry included
     openai_extra: dict[str, str] = Field(default_factory=dict)
 
     admin_token: str = ""
@@ -153,4 +154,5 @@ class Settings(BaseSettings):
                            ("OPENAI_MODEL", self.openai_model)):
             if value:
                 env[key] = value
+        env["OPENAI_TURN_BUDGET"] = str(self.openai_turn_budget)
         return env

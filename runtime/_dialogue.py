@@ -52,6 +52,7 @@ class Dialogue:
         if found is None:
             return False
         spec, action = found
+        text = self._resolved(turn, text)
         collected = extract_all(action, text, turn.now)
         collected.update(typed(action, params or {}, turn.now))
         remembered = turn.ctx.summary.constraints
@@ -75,6 +76,21 @@ class Dialogue:
         turn.trace.skill, turn.trace.action = spec.name, action.name
         self.advance(turn, session, action)
         return True
+
+    def _resolved(self, turn: TurnState, text: str) -> str:
+        """``text`` with a word pointing at the one entity just shown ("那天") replaced by what it names."""
+        focus = turn.focus
+        if focus is None or not text:
+            return text
+        for entity in focus.entities:
+            obj = self.registry.object(entity.kind)
+            phrase = entity.attrs.get("phrase")
+            if obj is None or not isinstance(phrase, str) or sum(e.kind == entity.kind for e in focus.entities) != 1:
+                continue
+            for word in sorted(obj.refers, key=len, reverse=True):
+                if word in text:
+                    return text.replace(word, phrase, 1)
+        return text
 
     def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
         """Store the answer to the expected field (and any other slot in ``text``) and move on."""
@@ -204,10 +220,10 @@ class Dialogue:
                 text=turn.inbound.text, question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
         if (result.ok or result.asks) and not action.fallback:  # small talk leaves the focus where it was
-            turn.ctx.focus = Focus(
+            turn.ctx.show(Focus(
                 skill=skill, action=action.name, intent=action.intent, params=plain(params), at=turn.now,
-                ref=result.data.get("ref"), topic_version=turn.ctx.topic_version,
-                entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities])
+                ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
+                entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
         return result
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from runtime.context import ConversationRuntimeContext
+from runtime.context import ConversationRuntimeContext, Focus
 from runtime.skill import SkillRegistry
 from runtime.turn import Inbound, StateSnapshot, TurnTrace
 
@@ -23,6 +23,7 @@ class TurnState:
     replies: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     llm: Any = None  # a per-turn MeteredLLM around the shared port
+    focus: Focus | None = None  # the last result, while it is alive
 
     def say(self, text: str) -> None:
         """Add a reply paragraph (empty text is ignored)."""

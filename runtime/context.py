@@ -14,6 +14,7 @@ SCHEMA_VERSION = 3
 MAX_PAUSED = 3
 MAX_RECENT = 8
 MAX_PROCESSED = 16
+MAX_EARLIER = 2
 
 
 class ExpectedInput(BaseModel):
@@ -116,6 +117,7 @@ class Focus(BaseModel):
     intent: str
     params: dict[str, Any] = Field(default_factory=dict)
     entities: list[FocusEntity] = Field(default_factory=list)
+    shown: dict[str, Any] = Field(default_factory=dict)
     at: datetime
     ref: Any = None  # what the run made (a record id), for an amending correction
     topic_version: int = 0
@@ -144,6 +146,7 @@ class ConversationRuntimeContext(BaseModel):
     pending_confirmation: PendingConfirmation | None = None
     clarification: Clarification | None = None
     focus: Focus | None = None
+    earlier: list[Focus] = Field(default_factory=list)  # the results before it, newest first (a few)
     recent: list[RecentMessage] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
     processed: list[ProcessedTurn] = Field(default_factory=list)
@@ -167,6 +170,12 @@ class ConversationRuntimeContext(BaseModel):
         """Remember a processed message (bounded), saved atomically with the state it produced."""
         self.processed.append(turn)
         del self.processed[:-MAX_PROCESSED]
+
+    def show(self, focus: Focus) -> None:
+        """Make ``focus`` the last result; the one before it stays reachable for a while (bounded)."""
+        if self.focus is not None:
+            self.earlier = [self.focus, *self.earlier][:MAX_EARLIER]
+        self.focus = focus
 
     def push_paused(self, task: PausedTask) -> None:
         """Pause a task; the oldest falls off past :data:`MAX_PAUSED`."""

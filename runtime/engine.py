@@ -119,6 +119,7 @@ class Engine:
             ctx.clarification = None
         decided = self._turn_input(turn)
         view, summary = decided.view, decided.summary
+        turn.focus = decided.focus
         match = self.cascade.decide(decided)
         trace.errors.extend(decided.notes)
         if view.clarifying and match.kind is not Kind.CHOICE:
@@ -145,18 +146,11 @@ class Engine:
     def _turn_input(self, turn: TurnState) -> TurnInput:
         """The frozen views of the turn and the shape of its conversation (DESIGN §3.5)."""
         ctx = turn.ctx
-        focus = self._focus(ctx, turn.now)
+        focus = _alive(ctx, ctx.focus, turn.now)
+        earlier = tuple(f for f in ctx.earlier if _alive(ctx, f, turn.now) is not None) if focus else ()
         return TurnInput(view=self._router_view(turn, focus), summary=build_model_summary(ctx, self.registry.task_name),
                          now=turn.now, session=ctx.active, pending=ctx.pending_confirmation,
-                         clarification=ctx.clarification, focus=focus, llm=turn.llm)
-
-    @staticmethod
-    def _focus(ctx: ConversationRuntimeContext, now: datetime) -> Focus | None:
-        """The last result while it is alive: recent, and of the topic still being talked about."""
-        focus = ctx.focus
-        if focus is None or now - focus.at > FOCUS_TTL or focus.topic_version != ctx.topic_version:
-            return None
-        return focus
+                         clarification=ctx.clarification, focus=focus, earlier=earlier, llm=turn.llm)
 
     @staticmethod
     def _router_view(turn: TurnState, focus: Focus | None) -> RouterView:
@@ -182,3 +176,10 @@ class Engine:
             ctx.remember("user", turn.inbound.text, turn.now)
         for reply in turn.replies:
             ctx.remember("bot", reply, turn.now)
+
+
+def _alive(ctx: ConversationRuntimeContext, focus: Focus | None, now: datetime) -> Focus | None:
+    """A result still in focus: recent, and of the topic still being talked about."""
+    if focus is None or now - focus.at > FOCUS_TTL or focus.topic_version != ctx.topic_version:
+        return None
+    return focus

@@ -14,7 +14,7 @@ from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import parse_duration
 from runtime.skill import Operation
 
-__all__ = ["Span", "ahead_minutes", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
+__all__ = ["Span", "ahead_minutes", "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
            "operations", "ordinals", "unexplained", "value_spans"]
 
 Span = tuple[int, int]
@@ -40,6 +40,8 @@ _ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})
 _FILLER = re.compile(
     r"能不能|可不可以|行不行|好不好|要不要|帮我|帮忙|麻烦你?|给我|替我|请你?|一下子?|一下|那个|这个|那道|这道|那条|这条|那些|这些|"
     r"那项|这项|里面|里头|上面|刚才|刚刚|刚|现在|我们|咱们|你|我|他|她|它|的|地|得|了|吧|呢|啊|呀|吗|嘛|哦|噢|哈|啦|呗|嗯|额|"
+    r"对了|哦对|忘了说|然后|另外|其实|就是|不过|还有|朋友|客人|家人|孩子|小孩|老人|同事|亲戚|老婆|老公|爸爸|妈妈|爸|妈|"
+    r"弟弟|妹妹|哥哥|姐姐|弟|妹|哥|姐|表弟|表妹|对|"
     r"就|都|也|还|再|又|先|把|给|让|将|要|想|能|会|可以|一点|点|些|个|道|条|项|那|这|哪|一|是|在|有|没|呗|诶|哎|唉|"
     r"[\s，,。.！!？?~～…、；;：:（）()\"“”'‘’]|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 
@@ -84,14 +86,37 @@ def _small_number(said: str) -> int:
 
 
 # a number said with what it counts ("150", "3个人", "半小时", "5公里", "两斤"): a slot value
-_VALUE = re.compile(r"[\d零一二两三四五六七八九十百千万半俩仨.]+\s*(?:个人|口人|位|个|人|块钱|块|元|分钟|分|小时|钟头|公里|千米|km|米|斤|公斤|克|天|周|号|点)?")
+_VALUE = re.compile(r"(?:控制在|不超过|不要超过|最多|顶多|大概|大约|差不多|预算)?\s*[\d零一二两三四五六七八九十百千万半俩仨.]+\s*"
+                    r"(?:个人|口人|位|个|人|块钱|块|元|分钟|分|小时|钟头|公里|千米|km|米|斤|公斤|克|天|周|号|点)?"
+                    r"(?:以内|之内|左右|上下|出头|以下|来块|多块)?")
+
+
+# a period named by its place in time ("这个月", "今年", "上周"): a value too
+_PERIOD = re.compile(r"(?:这个?|本|上上?个?|下下?个?|今|明|去|前|后)(?:年|月|周|星期|礼拜)|(?:大?[前后]|[今明昨])[天日]")
 
 
 def value_spans(text: str) -> list[Span]:
-    """Where ``text`` says a value: numbers with what they count, and time phrases ("明天下午3点")."""
+    """Where ``text`` says a value: numbers with what they count, periods and time phrases ("明天下午3点")."""
     from runtime.parsers.timephrase import time_spans
 
-    return [m.span() for m in _VALUE.finditer(text) if m.group().strip(".")] + time_spans(text)
+    found = [m.span() for m in _VALUE.finditer(text) if len(m.group().strip(". ")) > 1 or m.group().strip(". ").isdigit()]
+    return found + [m.span() for m in _PERIOD.finditer(text)] + time_spans(text)
+
+
+_CLAUSE_BREAK = re.compile(r"[，,。.！!？?；;~～…\s]+")
+
+
+def clauses(text: str) -> list[Span]:
+    """The clauses of ``text`` (split at punctuation and spaces), as spans."""
+    out: list[Span] = []
+    start = 0
+    for m in _CLAUSE_BREAK.finditer(text):
+        if m.start() > start:
+            out.append((start, m.start()))
+        start = m.end()
+    if start < len(text):
+        out.append((start, len(text)))
+    return out
 
 
 def unexplained(text: str, spans: list[Span]) -> str:

@@ -20,7 +20,7 @@ class TurnInput:
 
     ``session``: the active task (its expected field is the pending question); ``pending``: a write
     waiting for yes/no; ``clarification``: a numbered question waiting for a pick; ``focus``: the last
-    result while it is alive (DESIGN §3.4); ``llm``: the turn's metered model port, for the one stage
+    result while it is alive (DESIGN §3.4), ``earlier`` the results before it still alive; ``llm``: the turn's metered model port, for the one stage
     that may call a model while deciding; ``notes``: where a stage records a failure for the trace.
     """
 
@@ -31,6 +31,7 @@ class TurnInput:
     pending: PendingConfirmation | None = None
     clarification: Clarification | None = None
     focus: Focus | None = None
+    earlier: tuple[Focus, ...] = ()
     llm: Any = None
     notes: list[str] = field(default_factory=list)
 

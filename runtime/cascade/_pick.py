@@ -11,16 +11,18 @@ from runtime.lexicon import Span, ordinals, unexplained
 
 __all__ = ["Picked", "pick"]
 
-_DEICTIC = re.compile(r"这个|那个|这道|那道|这条|那条|它|这|那")
+_DEICTIC = re.compile(r"这个|那个|这道|那道|这条|那条|这份|那份|这盘|那盘|这款|那款|它")
 
 
 @dataclass(frozen=True, slots=True)
 class Picked:
-    """The entity picked, its 1-based position as shown, and the words that picked it."""
+    """The entity picked, its 1-based position as shown, the words that picked it, and how: by its
+    ``position``, by a word of its ``name``, or by a pointing word when only one was shown (``deixis``)."""
 
     entity: FocusEntity
     position: int
     spans: tuple[Span, ...]
+    by: str = "position"
 
 
 def pick(text: str, entities: list[FocusEntity], *, taken: list[Span] | None = None) -> Picked | None:
@@ -39,7 +41,7 @@ def pick(text: str, entities: list[FocusEntity], *, taken: list[Span] | None = N
         return named
     major = [n for n, e in enumerate(entities, 1) if not e.attrs.get("minor")]
     if deictic is not None and len(major) == 1:
-        return Picked(entities[major[0] - 1], major[0], (deictic.span(),))
+        return Picked(entities[major[0] - 1], major[0], (deictic.span(),), "deixis")
     return None
 
 
@@ -65,13 +67,13 @@ def _by_name(text: str, entities: list[FocusEntity], *, single: bool) -> Picked 
         winners = [b for b in best if b[0] == top]
         if top >= 2 and len({p for _, p, _ in winners}) == 1:
             _, position, span = winners[0]
-            return Picked(entities[position - 1], position, (span,))
+            return Picked(entities[position - 1], position, (span,), "name")
         if top == 1 and single:
             singles = [(p, s) for _, p, s in winners if _meaningful(text[s[0]:s[1]])
                        and sum(text[s[0]:s[1]] in e.name for e in entities) == 1]
             if len({p for p, _ in singles}) == 1:
                 position, span = singles[0]
-                return Picked(entities[position - 1], position, (span,))
+                return Picked(entities[position - 1], position, (span,), "name")
     return None
 
 

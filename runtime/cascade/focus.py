@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runtime._slots import extract_all, time_slots
+from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
@@ -25,10 +25,12 @@ from runtime.context import Focus
 from runtime.lexicon import (
     Span,
     ahead_minutes,
+    clauses,
     explained,
     follow_up_fragment,
     is_correction,
     operations,
+    unexplained,
     value_spans,
 )
 from runtime.skill import ActionSpec, DomainObject, Entity, Modifier, Question, SkillRegistry, SlotType
@@ -74,6 +76,11 @@ class FocusStage:
         text = turn.text
         waits = turn.session is not None or turn.pending is not None
         declared = self._declared(turn, focus, action)
+        for before in turn.earlier if declared is None else ():  # "要买些啥" after a recipe opened from the plan
+            earlier = self._registry.for_intent(before.intent)
+            declared = self._declared(turn, before, earlier[1]) if earlier is not None else None
+            if declared is not None:
+                break
         if declared is not None and (not waits or declared.intent in self._read_only):
             return Match(self.stage, Kind.REFER, intent=declared.intent, confidence=CONFIDENCE,
                          params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
@@ -107,24 +114,53 @@ class FocusStage:
         values = value_spans(text)
         rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *action.follow.modifiers)
         for rule in rules:
-            m = rule.regex.search(text)
-            if m is None:
+            found = list(rule.regex.finditer(text))
+            if not found:
                 continue
-            picked = pick(text, focus.entities, taken=[m.span()])
+            m = found[0]
+            picked = pick(text, focus.entities, taken=[f.span() for f in found])
             if rule.entity and picked is None:
                 continue
+            if isinstance(rule, Question) and picked is not None and picked.by == "name":
+                continue  # "今天星期几" names its day: a question of its own, not one about the day shown
             entity = entities[picked.position - 1] if picked else (entities[0] if len(entities) == 1 else None)
-            built = rule.apply(focus.params, m, entity)
+            built = rule.apply(focus.params, m, entity, focus.shown)
             if built is None:
                 continue
-            spans = (m.span(), *(picked.spans if picked else ()), *values, *self._object_spans(text, entity))
-            if explained(text, list(spans), slack=_slack(text)):
+            spans = (*(f.span() for f in found), *(picked.spans if picked else ()), *self._object_spans(text, entity))
+            if isinstance(rule, Modifier):
+                spans = (*spans, *values, *_said(text, focus.params, built))
+                if self._explains(text, spans) or self._inert(unexplained(text, list(spans))):
+                    return _Candidate(rule.intent or focus.intent, built, spans, f"{rule.name}")
+                continue  # what else the message says is a request of its own
+            elif any(not _inside(v, spans) for v in values) or not explained(text, list(spans), slack=1):
+                continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
+            if self._explains(text, spans):
                 intent = rule.intent or focus.intent
                 return _Candidate(intent, built, spans, f"{rule.name}")
         picked = pick(text, focus.entities)
-        if picked is None:
+        chosen = self._picked(text, focus, picked) if picked is not None else None
+        return chosen or self._slots_said(turn, focus, action, values)
+
+    def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
+        """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
+        of the message explained or asking for nothing: the same action with that value."""
+        names = action.follow.slots
+        if not names:
             return None
-        return self._picked(text, focus, picked)
+        text = turn.text
+        said = {k: v for k, v in extract_all(action, text, turn.now).items() if k in names and v != focus.params.get(k)}
+        if not said:  # said alone, as an answer would be: exactly one typed slot reads it
+            lenient = {s.name: v for s in action.slots if s.name in names and s.parser not in _UNTYPED
+                       and (v := parse_slot(s, text, answer=True, now=turn.now)) is not None}
+            said = lenient if len(lenient) == 1 else {}
+        said = {k: v for k, v in said.items() if v != focus.params.get(k)}
+        if not said:
+            return None
+        spans = (*values, *_said(text, focus.params, said))
+        if not self._explains(text, spans):
+            return None
+        return _Candidate(focus.intent, {**focus.params, **said}, spans, f"slots {sorted(said)} said again")
 
     def _picked(self, text: str, focus: Focus, picked: Picked) -> _Candidate | None:
         obj = self._registry.object(picked.entity.kind)
@@ -141,9 +177,22 @@ class FocusStage:
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
         spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
-        if not explained(text, list(spans), slack=_slack(text)):
+        if not self._explains(text, spans):
             return None
         return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
+
+    def _explains(self, text: str, spans: tuple[Span, ...]) -> bool:
+        """Whether ``spans`` explain the message: all of it but a little, or every clause but those that ask
+        for nothing ("再多一个素菜，怕他吃不饱": the second clause says why, not what)."""
+        if explained(text, list(spans), slack=_slack(text)):
+            return True
+        rest = [(a, b) for a, b in clauses(text) if not explained(text[a:b], _within(spans, a, b), slack=_slack(text[a:b]))]
+        return len(rest) < len(clauses(text)) and all(self._inert(text[a:b]) for a, b in rest)
+
+    def _inert(self, clause: str) -> bool:
+        """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""
+        return (not operations(clause) and self._rules.classify(clause) is None
+                and not any(o.pattern.search(clause) for o in self._registry.objects))
 
     def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
         obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None
@@ -194,5 +243,27 @@ class FocusStage:
 
 
 def _slack(text: str) -> int:
-    """Characters a follow-up may leave unexplained: one in a short message, a sixth of a long one."""
-    return max(1, sum("\u4e00" <= ch <= "\u9fff" for ch in text) // 6)
+    """Characters a follow-up may leave unexplained: one in a short message, a quarter of a long one."""
+    return max(1, round(sum("\u4e00" <= ch <= "\u9fff" for ch in text) * 0.25))
+
+
+def _said(text: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Span]:
+    """Where ``text`` says the values a follow-up changed ("花生" of a new restriction): explained too."""
+    words: list[str] = []
+    for key, value in after.items():
+        if value == before.get(key):
+            continue
+        items = value if isinstance(value, list) else [value]
+        was = before.get(key)
+        old: list[Any] = was if isinstance(was, list) else [was]
+        words += [str(v) for v in items if isinstance(v, str) and v and v not in old]
+    return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), text)]
+
+
+def _inside(span: Span, spans: tuple[Span, ...]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def _within(spans: tuple[Span, ...], start: int, end: int) -> list[Span]:
+    """``spans`` cut to ``start..end`` and made relative to it."""
+    return [(max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and start < b]

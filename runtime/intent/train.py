@@ -2,8 +2,9 @@
 
 Compares a few scikit-learn linear models on character n-gram TF-IDF features, picks the one with
 the best dev accuracy, chooses the confidence threshold on the dev split (lowest threshold whose
-false-task rate is within target), exports the weights to a NumPy-only artifact and prints dev
-accuracy, macro F1, false-task rate, load time and artifact size. Deterministic (fixed seeds).
+false-task rate is within target), exports the weights to a NumPy-only artifact, calibrates it
+(:mod:`runtime.intent.calibrate`) and prints dev accuracy, macro F1, false-task rate, the
+calibration, load time and artifact size. Deterministic (fixed seeds).
 scikit-learn is needed here only; run-time inference uses :mod:`runtime.intent._linear`.
 """
 
@@ -27,6 +28,7 @@ from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
 from ._features import FeatureConfig, char_ngrams
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
 from ._metrics import DevReport, choose_threshold, report
+from .calibrate import calibrate, with_calibration
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         meta,
     )
     save_artifact(final, args.out)
+    # the temperature is fitted on the weights as shipped (float16), exactly as the calibrate command does
+    save_artifact(with_calibration(load_artifact(args.out), calibrate(load_artifact(args.out), dev)), args.out)
 
     started = time.perf_counter()
     loaded = load_artifact(args.out)
@@ -189,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(_line("dev in traditional script (OpenCC s2t)", evaluate(loaded, traditional, chosen.threshold)))
     print(_line("  the same without folding, traditional", evaluate(unfolded, traditional, chosen.threshold)))
     print(_line("  the same without folding, dev (all)", evaluate(unfolded, dev, chosen.threshold)))
+    print(f"calibration: {loaded.meta['calibration']}")
     print(
         f"artifact={args.out} size={args.out.stat().st_size / 1e6:.2f} MB features={len(loaded.vocabulary)} "
         f"load={load_s * 1000:.0f} ms predict={per_msg_ms:.2f} ms/message"

@@ -38,7 +38,8 @@ def parse_count(text: str, answer: bool) -> int | None:
         return sum(int(g) for g in groups)
     # a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
     # ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
-    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s*$|[，,。！!吧啊呢呀~～])", t) \
+    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s*$|[，,。！!吧啊呢呀~～])"
+                r"|(?<![有一])(\d+)\s*(?:个|位|名)(?:客人|朋友|同事|同学|亲戚|家人|邻居)", t) \
         or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
     if m is None and answer:
         m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())

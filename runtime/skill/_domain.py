@@ -31,7 +31,9 @@ class DomainObject:
     ``ops`` maps each supported operation to the intent that does it; ``pick`` is the slot of those
     intents that receives one shown entity of this kind (its ``ref``), so "把第二个删了" after a list of
     reminders cancels that reminder; ``default`` is what naming a shown entity alone means ("第二个");
-    ``carry`` lists focus params that go along with a picked entity (a plan's people to a recipe).
+    ``carry`` lists focus params that go along with a picked entity (a plan's people to a recipe);
+    ``refers`` are words that point at the one entity of this kind just shown ("那天" after a date answer):
+    a new request saying one of them is read with the entity's ``attrs["phrase"]`` in its place.
     """
 
     name: str
@@ -41,6 +43,7 @@ class DomainObject:
     pick: str | None = None
     default: Operation = Operation.SEE
     carry: tuple[str, ...] = ()
+    refers: tuple[str, ...] = ()
 
     def intent_for(self, op: Operation) -> str | None:
         """The intent that does ``op`` to this object, or None when it is not supported."""
@@ -76,9 +79,11 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
     return found
 
 
-# (the focus's params, the words that matched, the shown entity the message picks or None)
+# (the focus's params, the words that matched — ``match.string`` is the whole message —, the shown entity
+# the message picks or None, the facts the result kept for follow-ups: SkillResult.shown)
 # → the params to run with, or None when the words do not apply to this result
-Refine = Callable[[Mapping[str, Any], "re.Match[str]", Entity | None], "Mapping[str, Any] | None"]
+Refine = Callable[[Mapping[str, Any], "re.Match[str]", Entity | None, Mapping[str, Any]],
+                  "Mapping[str, Any] | None"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,7 +94,8 @@ class SkillResult:
 
     ``choices``: the reply lists numbered items; a bare number next ("3") picks one. ``asks``: the reply
     asks for what the query lacks (which city?): its frame is kept, so the answer said next completes it.
-    ``entities``: what the reply showed, in order — the focus a follow-up refers to ("第二道怎么做").
+    ``entities``: what the reply showed, in order — the focus a follow-up refers to ("第二道怎么做");
+    ``shown``: small facts of the result a follow-up may need (a plan's total for "再便宜点").
     """
 
     reply: str
@@ -105,6 +106,7 @@ class SkillResult:
     choices: tuple[Choice, ...] = ()
     asks: bool = False
     entities: tuple[Entity, ...] = ()
+    shown: Mapping[str, Any] = field(default_factory=dict)
 
 
 Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]

@@ -64,4 +64,4 @@ def follow_up_question(previous_question: str, fragment: str) -> str | None:
 def follow_up_params(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
     """The ``ActionSpec.follow_up`` hook: the previous query's params with the rewritten question."""
     question = follow_up_question(str(previous.get("question") or ""), fragment)
-    return None if question is None else {**previous, "question": question}
+    return None if question is None else {"question": question}  # a new day: nothing derived from the old one

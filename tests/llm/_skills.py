@@ -55,6 +55,12 @@ class World:
                                              slots=(SlotSpec("city", SlotType.TEXT, "哪个城市？"),)),)),
         )
 
+    def tools(self) -> list[Any]:
+        """Every tool of these skills for one turn (read tools run here; write tools are never run)."""
+        from runtime.cascade.fallback import tools_for_turn
+
+        return tools_for_turn(self.skills(), self.run_action, READ_ONLY_INTENTS, lambda: NOW)
+
     def run_action(self, action: ActionSpec, args: Mapping[str, Any]) -> SkillResult:
         view = make_exec_view(user="u1", msg_id="m-1", now=NOW, tz="Asia/Shanghai", params=args)
         return action.run(view, args, None)

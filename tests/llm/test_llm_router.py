@@ -7,11 +7,18 @@ import json
 from runtime.cascade._match import Kind
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM, estimate_prompt_tokens
-from runtime.llm._labels import default_labels
-from runtime.llm.routing import PROMPT_TOKEN_BUDGET, OutputMode, build_messages
+from runtime.llm._route_prompt import MESSAGE_KEPT_CHARS
+from runtime.llm.routing import (
+    PROMPT_TOKEN_BUDGET,
+    OutputMode,
+    build_messages,
+    build_prompt,
+    labels_from_registry,
+)
 from runtime.llm.testkit import FakeOpenAI, error, json_reply, reply, tool_call
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
+from skills import all_skills
 
 SUMMARY = ModelSummary("用户正在规划晚饭：3人，预算100元，不吃香菜。")
 
@@ -45,11 +52,31 @@ def test_params_are_limited_to_the_label_slots(fake: FakeOpenAI, llm: OpenAILLM)
 
 
 def test_prompt_stays_within_budget_even_with_long_inputs() -> None:
-    messages = build_messages(default_labels(), "很长的摘要。" * 80, "很长的消息" * 100)
-    fmt_tokens = 115  # the json_schema response format counted too
-    assert estimate_prompt_tokens(messages) + fmt_tokens <= PROMPT_TOKEN_BUDGET + 5
-    typical = build_messages(default_labels(), SUMMARY.text, "明天要带伞吗")
-    assert SUMMARY.text in typical[1]["content"]  # a normal summary is not cut
+    labels = labels_from_registry(all_skills())
+    message = "我想问一下，" + "就是那个每天都要做的事情，" * 30  # 396 characters
+    prompt = build_prompt(labels, "很长的摘要。" * 80, message)
+    fmt = prompt.response_format()
+    assert prompt.tokens == estimate_prompt_tokens(list(prompt.messages), response_format=fmt)
+    assert prompt.tokens <= PROMPT_TOKEN_BUDGET
+    assert not prompt.summary_kept and prompt.message_cut
+    assert message[:MESSAGE_KEPT_CHARS - 1] in prompt.messages[1]["content"]  # at least 200 characters kept
+
+
+def test_a_message_up_to_200_characters_is_never_cut() -> None:
+    labels = labels_from_registry(all_skills())
+    message = "很长的消息" * 40
+    prompt = build_prompt(labels, "很长的摘要。" * 80, message)
+    assert message in prompt.messages[1]["content"] and not prompt.message_cut
+    assert prompt.tokens <= PROMPT_TOKEN_BUDGET and not prompt.enum_kept
+
+
+def test_a_typical_turn_keeps_the_summary_the_enum_and_the_parameter_names() -> None:
+    labels = labels_from_registry(all_skills())
+    typical = build_prompt(labels, SUMMARY.text, "明天要带伞吗")
+    assert SUMMARY.text in typical.messages[1]["content"]  # a normal summary is not cut
+    assert typical.enum_kept and typical.params_kept and typical.tokens <= PROMPT_TOKEN_BUDGET
+    assert "reminder.create(when,content)" in typical.messages[0]["content"]
+    assert build_messages(labels, SUMMARY.text, "明天要带伞吗") == list(typical.messages)
 
 
 def test_provider_without_json_schema_falls_back_to_json_mode_once() -> None:
