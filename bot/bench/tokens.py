@@ -61,7 +61,7 @@ class _Recorder:
 
         if inbound.text.strip():
             ctx = self.engine.peek(inbound.user)
-            self.turns.append(RealTurn(self.source, inbound.text, build_model_summary(ctx).text,
+            self.turns.append(RealTurn(self.source, inbound.text, build_model_summary(ctx, self.engine.registry.task_name).text,
                                        ctx.model_dump_json(), tuple(self.history[inbound.user][-20:])))
         result = self.engine.handle(inbound)
         if inbound.text.strip():
@@ -90,7 +90,7 @@ def _training_turns(engine: Any, train_dir: Path) -> Iterator[RealTurn]:
     from runtime.intent._corpus import load_split
 
     fresh = engine.peek("bench-tokens-fresh-user")
-    summary, context_json = build_model_summary(fresh).text, fresh.model_dump_json()
+    summary, context_json = build_model_summary(fresh, engine.registry.task_name).text, fresh.model_dump_json()
     train, dev = load_split(train_dir)
     for example in [*train, *dev]:
         yield RealTurn(f"train:{example.source.split(':')[0]}", example.text, summary, context_json)
