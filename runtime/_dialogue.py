@@ -224,6 +224,8 @@ class Dialogue:
                 skill=skill, action=action.name, intent=action.intent, params=plain(params), at=turn.now,
                 ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
                 entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+            if not (action.read_only or action.repeatable):
+                turn.ctx.earlier.clear()  # a record changed: what was shown before it may no longer hold
         return result
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:

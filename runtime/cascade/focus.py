@@ -168,11 +168,12 @@ class FocusStage:
             return None
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
-        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) is not None), None)
+        takes = self._takes(obj)
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes), None)
         if intent is None and not ops:
             intent = obj.intent_for(obj.default)
-        if intent is None:
-            return None
+        if intent is None or intent not in takes:
+            return None  # nothing it can do to one shown item (a list of all is not about the one picked)
         entity = picked.entity
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
@@ -193,6 +194,11 @@ class FocusStage:
         """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""
         return (not operations(clause) and self._rules.classify(clause) is None
                 and not any(o.pattern.search(clause) for o in self._registry.objects))
+
+    def _takes(self, obj: DomainObject) -> set[str]:
+        """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
+        found = (self._registry.for_intent(intent) for _, intent in obj.ops)
+        return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
 
     def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
         obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None

@@ -203,6 +203,9 @@ class TurnHandler(Protocol):
     def handle(self, inbound: Inbound, *, loaded: Any = None) -> TurnResult:
         """Run one turn (from the context ``loaded`` when the caller read it ahead)."""
 
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        """Make a result shown outside a turn (a push) the focus of the user's next message."""
+
 
 class TranscribedEngine:
     """Wraps an engine so that every handled turn is also recorded in the transcript.
@@ -230,6 +233,10 @@ class TranscribedEngine:
         except Exception as exc:  # observability must not break the conversation
             result.trace.errors.append(f"transcript: {type(exc).__name__}")
         return result
+
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        """A result shown outside a turn becomes the focus (see ``Engine.show``)."""
+        self.engine.show(user, intent, result, at=at)
 
     def handle_deferred(self, inbound: Inbound, *, loaded: Any = None) -> tuple[TurnResult, Callable[[Any], None]]:
         """Run the turn without recording it yet; the returned function queues its record on a
