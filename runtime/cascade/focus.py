@@ -20,6 +20,7 @@ from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
+from runtime.cascade.expected_input import QUESTION
 from runtime.cascade.rules import RuleRouter
 from runtime.context import Focus
 from runtime.lexicon import (
@@ -33,7 +34,16 @@ from runtime.lexicon import (
     unexplained,
     value_spans,
 )
-from runtime.skill import ActionSpec, DomainObject, Entity, Modifier, Question, SkillRegistry, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    Modifier,
+    Operation,
+    Question,
+    SkillRegistry,
+    SlotType,
+)
 from runtime.turn import Stage
 
 __all__ = ["FocusStage"]
@@ -109,7 +119,9 @@ class FocusStage:
         text = turn.text
         entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
         values = value_spans(text)
-        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *action.follow.modifiers)
+        kinds = dict.fromkeys(e.kind for e in focus.entities)
+        about = tuple(q for k in kinds if (o := self._registry.object(k)) is not None for q in o.questions)
+        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *about, *action.follow.modifiers)
         for rule in rules:
             found = list(rule.regex.finditer(text))
             if not found:
@@ -120,7 +132,7 @@ class FocusStage:
                 continue
             if isinstance(rule, Question) and picked is not None and picked.by == "name":
                 continue  # "今天星期几" names its day: a question of its own, not one about the day shown
-            entity = entities[picked.position - 1] if picked else (entities[0] if len(entities) == 1 else None)
+            entity = entities[picked.position - 1] if picked else _only(entities, rule)
             built = rule.apply(focus.params, m, entity, focus.shown)
             if built is None:
                 continue
@@ -133,8 +145,7 @@ class FocusStage:
             elif any(not _inside(v, spans) for v in values) or not explained(text, list(spans), slack=1):
                 continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
             if self._explains(text, spans):
-                intent = rule.intent or focus.intent
-                return _Candidate(intent, built, spans, f"{rule.name}")
+                return _Candidate(self._intent_of(rule, focus), built, spans, f"{rule.name}")
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
         return chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
@@ -210,6 +221,12 @@ class FocusStage:
         return (not operations(clause) and self._rules.classify(clause) is None
                 and not any(o.pattern.search(clause) for o in self._registry.objects))
 
+    def _intent_of(self, rule: Modifier | Question, focus: Focus) -> str:
+        """What a rule runs: its own intent, a question of an object its object's "see", else the focus's."""
+        obj = self._registry.object(rule.kind) if isinstance(rule, Question) and rule.kind else None
+        seen = obj.intent_for(Operation.SEE) if obj is not None else None
+        return rule.intent or seen or focus.intent
+
     def _takes(self, obj: DomainObject) -> set[str]:
         """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
         found = (self._registry.for_intent(intent) for _, intent in obj.ops)
@@ -243,8 +260,8 @@ class FocusStage:
         message that is nothing but slots of the last action changes them (a correction of a write)."""
         text = _BARE_TAIL.sub("", said)
         intent = focus.intent
-        if not text or len(text) > 8:
-            return None
+        if not text or len(text) > 8 or (not action.read_only and QUESTION.search(said)):
+            return None  # a question ("明天有啥安排") does not correct what was just done
         routed = self._rules.classify(said)
         if routed is not None and not (routed[0] == intent and action.read_only and action.follow_up is not None):
             return None  # a request of its own (a query's own hook may still read it as a follow-up: 那天星期几)
@@ -279,6 +296,14 @@ def _said(text: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> lis
         old: list[Any] = was if isinstance(was, list) else [was]
         words += [str(v) for v in items if isinstance(v, str) and v and v not in old]
     return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), text)]
+
+
+def _only(entities: list[Entity], rule: Modifier | Question) -> Entity | None:
+    """The entity a rule is about when none was picked: the only one shown (of the kind a question of an
+    object asks about, when it belongs to one)."""
+    kind = getattr(rule, "kind", None)
+    fits = [e for e in entities if kind is None or e.kind == kind]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _inside(span: Span, spans: tuple[Span, ...]) -> bool:

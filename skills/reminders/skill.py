@@ -23,6 +23,7 @@ from runtime.skill import (
 )
 from runtime.skill.parsers import TimeExpr, describe_rrule, format_when
 from runtime.views import ExecView
+from skills.datetime import day_entity
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
 from skills.reminders._followups import FIRED
@@ -80,7 +81,8 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
               "rrule": when.rrule},
         dto={"content": content, "when": said},
         facts={"last_reminder": f"{said} {content}"},
-        entities=(Entity("reminder", content, None, {"due": when.at.isoformat()}),),
+        entities=(Entity("reminder", content, None, {"due": when.at.isoformat()}),
+                  day_entity(local(view, when.at).date(), "", when.said or "", minor=True)),
     )
 
 
@@ -147,7 +149,8 @@ SPEC = SkillSpec(
     name="reminders",
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
     help="设提醒：比如“明天早上8点提醒我带伞”“我的提醒”",
-    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "待办", "计时器"),
+    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "行程", "待办", "计时器", "安排",
+                                       "要做的事", "要办的事", "要记着的事", "要记的事"),
                           ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
                            (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
                           noun="提醒", pick="target"),),
