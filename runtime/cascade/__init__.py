@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from runtime._slots import extract_all
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade.confirmation import ConfirmationStage
@@ -99,10 +100,19 @@ class Cascade:
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         found = self._mixed(turn, self.intent_model.match(turn.view))
+        if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
+                and not self._small_talk_said(turn):
+            return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
+
         if (found is not None and found.kind is Kind.CHITCHAT and self.llm_router.applies(turn.view)
                 and any(p.search(turn.text) for p in self._object_words)):
             return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it
         return found
+
+    def _small_talk_said(self, turn: TurnInput) -> bool:
+        """Whether the small-talk skill recognises the message (thanks, a greeting, a mood…)."""
+        talk = self.registry.fallback()
+        return talk is not None and bool(extract_all(talk[1], turn.text, turn.now))
 
     def _llm_router(self, turn: TurnInput) -> Match | None:
         if not self.llm_router.applies(turn.view):

@@ -15,6 +15,7 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
@@ -87,6 +88,14 @@ class ExpectedInputStage:
                     return found[0], clause, rest
         return None
 
+    def _answers_more(self, text: str, parse: Callable[[str], object]) -> bool:
+        """Whether the awaited field explains more of ``text`` than the rule that would take it elsewhere:
+        "有人不吃香菜，别的没了" answers "有什么忌口" (the pantry's "没了" explains two characters of it)."""
+        span = self._rules.said_by(text)
+        if span is None or parse(text) is None:
+            return False
+        return (span[1] - span[0]) * 3 < len(text)
+
     def why_not(self, view: RouterView) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
         text = view.text.strip()
@@ -134,7 +143,7 @@ class ExpectedInputStage:
                 also, also_text = found[0], clause
                 break
         if view.expected_type in _FREE_TYPES and routed and routed[0] not in (view.active_intent, UNKNOWN) \
-                and also is None:
+                and also is None and not self._answers_more(text, parse):
             return None  # a request in its own right, not free-text content
         rest = [c for c in clauses if c != also_text] if also else clauses
         value = parse("，".join(rest)) if rest else None
