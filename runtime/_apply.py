@@ -40,6 +40,8 @@ def _unsupported(engine: Engine, turn: TurnState, match: Match, view: RouterView
 
 
 def _help(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    talk = engine.registry.fallback()  # what-can-you-do is small talk about the bot itself
+    turn.trace.intent = talk[1].intent if talk is not None else turn.trace.intent
     turn.say(texts.help_text(engine.registry))
     repeat_pending(turn)
 
@@ -67,8 +69,10 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
 
 def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
-    if engine.dialogue.resume(turn):
+    if ctx.active is None and engine.dialogue.resume(turn):
         return
+    if ctx.active is not None:
+        turn.trace.intent, turn.trace.skill = ctx.active.intent, ctx.active.skill
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(ctx.active.expected_input.question)
     elif ctx.pending_confirmation is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -54,6 +55,9 @@ def _days(params: Mapping[str, Any], view: ExecView) -> tuple[str, set[date]] | 
     said = when.said or f"{first.month}月{first.day}日"
     if "周末" in said and first.weekday() == 5:
         return said, {first, first + timedelta(days=1)}
+    if re.search(r"(这|本|下下?|上)个?(周|星期|礼拜)$", said):  # a week: from that day to its Sunday
+        start = max(first, view.now.date()) if said.startswith(("这", "本")) else first
+        return said, {start + timedelta(days=n) for n in range((6 - start.weekday()) + 1)}
     return said, {first}
 
 
@@ -79,7 +83,7 @@ def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> 
     return SkillResult(
         f"{title}：\n{lines}\n回复编号或「取消第{shown[0].number}个」可以取消。",
         choices=tuple(Choice(r.content, "reminder.cancel", {"target": r.number}) for r in shown),
-        entities=tuple(Entity("reminder", r.content, None, {"due": r.next_due.isoformat()}) for r in shown),
+        entities=_entities(view, shown),
         data={"count": len(shown), "ids": [r.reminder_id for r in shown]},
         dto={"reminders": [{"number": r.number, "content": r.content,
                             "when": format_when(local(view, r.next_due))} for r in shown]},
@@ -94,6 +98,19 @@ def _timers(view: ExecView, active: list[store.ActiveReminder]) -> SkillResult:
     lines = "；".join(f"还剩{left(view, r.next_due)}（{local(view, r.next_due):%H:%M:%S} 到点）" for r in timers)
     return SkillResult(f"计时器{lines}。", data={"count": len(timers), "ids": [r.reminder_id for r in timers]},
                        dto={"timers": [left(view, r.next_due) for r in timers]})
+
+
+def _entities(view: ExecView, shown: list[store.ActiveReminder]) -> tuple[Entity, ...]:
+    """The reminders listed, as they were numbered (what "第二个" or "早上那个" picks next)."""
+    return tuple(Entity("reminder", r.content, None, {"due": r.next_due.isoformat(),
+                                                      "aka": _aka(local(view, r.next_due))}) for r in shown)
+
+
+def _aka(at: datetime) -> str:
+    """Other words that name a reminder by its time: its part of the day and its weekday ("早上那个")."""
+    part = ("凌晨" if at.hour < 5 else "早上" if at.hour < 9 else "上午" if at.hour < 11 else "中午" if at.hour < 13
+            else "下午" if at.hour < 18 else "晚上")
+    return f"{part} 周{'一二三四五六日'[at.weekday()]} {at.month}月{at.day}日 {at.hour}点"
 
 
 def target_of(params: Mapping[str, Any]) -> int | str | None:
@@ -128,4 +145,5 @@ def lookup_target(view: ExecView, params: Mapping[str, Any], services: Any) -> S
         head = f"没有第{target}个提醒。要取消哪个？"
     else:
         head = f"没找到「{target}」的提醒。要取消哪个？"
-    return SkillResult(f"{head}你现在的提醒：\n{listing}\n回复编号、内容或「全部」；不取消就说「算了」。")
+    return SkillResult(f"{head}你现在的提醒：\n{listing}\n回复编号、内容或「全部」；不取消就说「算了」。",
+                       entities=_entities(view, active))
