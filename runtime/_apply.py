@@ -236,9 +236,21 @@ def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapp
     return engine.dialogue.start(turn, intent, text, dict(params))
 
 
+def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
+    parts = [str(p) for p in match.params.get("parts") or ()]
+    for n, text in enumerate(parts):
+        ctx = turn.ctx
+        if n and (ctx.active is not None or ctx.pending_confirmation is not None or ctx.clarification is not None):
+            ctx.queued = parts[n:] + ctx.queued
+            return
+        engine.run_part(turn, text, n)
+
+
 _HANDLERS = {
     Kind.WELCOME: _welcome, Kind.GOODBYE: _goodbye, Kind.UNSUPPORTED: _unsupported, Kind.HELP: _help,
     Kind.CANCEL: _cancel, Kind.CONTINUE: _continue, Kind.CONFIRM: _confirm, Kind.RESET: _reset,
     Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: follow_up, Kind.REFER: refer, Kind.INVALID: _invalid,
     Kind.CHOICE: _choice, Kind.CLARIFY: _clarify, Kind.INTENT: _intent, Kind.UNKNOWN: unknown, Kind.CHITCHAT: unknown,
+    Kind.COMPOUND: _compound,
 }
