@@ -173,19 +173,24 @@ class FocusStage:
     def _operation_on_words(self, text: str, focus: Focus) -> _Candidate | None:
         """An operation and a few words naming one thing of the kind just shown ("打疫苗那个取消吧" after
         the reminders): that thing, by those words (the skill looks them up, or asks which)."""
-        ops = operations(text)
         found = self._registry.for_intent(focus.intent)
-        if len(ops) != 1 or found is None or self._rules.classify(text) is not None \
+        if found is None or self._rules.classify(text) is not None \
                 or any(o.pattern.search(text) for o in self._registry.objects):
             return None  # a request in its own words ("取消所有提醒") is the rules' to read
-        op, span = ops[0]
-        words = unexplained(_DEIXIS.sub(" ", text), [span]).strip()
-        if not 2 <= len(words) <= 8 or not clauses(text):
-            return None
-        for obj in found[0].objects:
-            intent = obj.intent_for(op)
-            if intent is not None and obj.pick and intent in self._takes(obj):
-                return _Candidate(intent, {obj.pick: words}, (span,), f"{op.value} of 「{words}」")
+        for a, b in clauses(text):  # the clause that says what to do ("…取消吧", not "改时间了")
+            clause = text[a:b]
+            ops = operations(clause)
+            if len(ops) != 1:
+                continue
+            op, span = ops[0]
+            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
+            if not 2 <= len(words) <= 8:
+                continue
+            for obj in found[0].objects:
+                intent = obj.intent_for(op)
+                if intent is not None and obj.pick and intent in self._takes(obj):
+                    return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
+                                      f"{op.value} of 「{words}」")
         return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
