@@ -15,6 +15,7 @@ from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
+from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 
 
@@ -228,7 +229,8 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
             return
         dialogue.pause_active(turn)
         ctx.topic_version += 1
-    if not _start(engine, turn, intent, view.text, dict(match.params)):
+    by_model = match.stage is Stage.LLM_ROUTER  # a model chose it: nothing but a read runs without a yes
+    if not engine.dialogue.start(turn, intent, view.text, dict(match.params), by_model=by_model):
         unknown(engine, turn, match, view, summary)
 
 

@@ -12,7 +12,7 @@ from runtime._apply_common import Engine, repeat_pending
 from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade import Kind, Match
-from runtime.cascade.fallback import tools_for_turn
+from runtime.cascade.fallback import bundle_for, tools_for_turn
 from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
@@ -42,18 +42,37 @@ def unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         repeat_pending(turn)
         return
     turn.trace.stage = Stage.FALLBACK
+    # what the turn says without a model: given on any model failure, and when the model's text is refused
+    offline = _talked(engine, turn, talk[1]) if chat and talk is not None else _offline_text(engine, turn, view)
     tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), engine.read_only, lambda: turn.now)
-    hints = (talk[1].intent,) if chat and talk else ()
-    outcome = engine.cascade.fallback.handle(view, summary, tools, hints=hints, llm=turn.llm)
+    choice = bundle_for(view.text, engine.registry.objects)
+    outcome = engine.cascade.fallback.handle(view, summary, tools, llm=turn.llm, choice=choice, offline=offline)
     turn.trace.detail = f"fallback {outcome.bundle.value}: {outcome.stopped.value}"
     turn.trace.errors.extend(outcome.errors)
     if outcome.pending is not None and outcome.pending.intent in engine.writes:
         turn.trace.intent = outcome.pending.intent
         engine.dialogue.pause_active(turn)
-        if engine.dialogue.start(turn, outcome.pending.intent, view.text, dict(outcome.pending.params)):
+        if engine.dialogue.start(turn, outcome.pending.intent, view.text, dict(outcome.pending.params), by_model=True):
             return
-    turn.say(outcome.reply or _offline_reply(engine, turn, view))
+    reply = outcome.reply or offline
+    if reply == offline and not chat:
+        reply = _offline_reply(engine, turn, view)  # the feature list offered once, as without a model
+    turn.say(reply)
     repeat_pending(turn)
+
+
+def _talked(engine: Engine, turn: TurnState, action: Any) -> str:
+    """The small-talk skill's own reply to the message (no state changes)."""
+    view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
+                          params=extract_all(action, turn.inbound.text, turn.now))
+    return str(action.run(view, view.params, engine.dialogue.services).reply)
+
+
+def _offline_text(engine: Engine, turn: TurnState, view: RouterView) -> str:
+    """What :func:`_offline_reply` would say, without noting that the feature list was offered."""
+    if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
+        return texts.ONLY_CHINESE
+    return texts.UNKNOWN_SHORT if turn.ctx.summary.help_offered else texts.unknown(engine.registry)
 
 
 def _offline_reply(engine: Engine, turn: TurnState, view: RouterView) -> str:

@@ -15,7 +15,7 @@ from runtime._slots import (
     typed,
     with_defaults,
 )
-from runtime._summary import apply_facts, default_for
+from runtime._summary import apply_facts, default_for, describe_params
 from runtime._turnstate import TurnState
 from runtime.context import (
     Clarification,
@@ -47,8 +47,10 @@ class Dialogue:
         self.confirm_ttl = confirm_ttl
 
     # -- starting and continuing -------------------------------------------------------------
-    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None) -> bool:
-        """Start ``intent`` from ``text``; False when no skill serves it."""
+    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None, *,
+              by_model: bool = False) -> bool:
+        """Start ``intent`` from ``text``; False when no skill serves it. ``by_model``: the intent or some
+        params came from a model, so anything but a read is confirmed with the user first (DESIGN §5)."""
         found = self.registry.for_intent(intent)
         if found is None:
             return False
@@ -73,7 +75,7 @@ class Dialogue:
             collected = {**paused.session.params, **collected}
         session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
                                asked_optional=list(paused.session.asked_optional) if paused else [],
-                               topic_version=turn.ctx.topic_version, started_at=turn.now)
+                               topic_version=turn.ctx.topic_version, started_at=turn.now, by_model=by_model)
         turn.trace.skill, turn.trace.action = spec.name, action.name
         self.advance(turn, session, action)
         return True
@@ -146,7 +148,7 @@ class Dialogue:
             return
         turn.ctx.active = None
         params = with_defaults(action, session.params)
-        if action.writes:
+        if action.writes or (session.by_model and not action.read_only):
             self._ask_confirmation(turn, session, action, params)
             return
         self.run(turn, session.skill, action, params, turn.inbound.msg_id)
@@ -195,12 +197,19 @@ class Dialogue:
 
     def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
-        question = action.confirm_text(params) if action.confirm_text else f"确认要{self.registry.task_name(session.intent)}吗？"
+        question = action.confirm_text(params) if action.confirm_text else self._generic_question(session.intent, params)
+        if session.by_model:
+            question += texts.MODEL_READ
         turn.ctx.pending_confirmation = PendingConfirmation(
             skill=session.skill, action=action.name, intent=session.intent, params=params,
             question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
             topic_version=turn.ctx.topic_version, amend=amend)
         turn.say(question + texts.CONFIRM_SUFFIX)
+
+    def _generic_question(self, intent: str, params: dict[str, Any]) -> str:
+        said = describe_params({k: v for k, v in params.items() if not k.startswith("_")})
+        task = self.registry.task_name(intent)
+        return f"确认{task}：{said}吗？" if said else f"确认要{task}吗？"
 
     # -- running -----------------------------------------------------------------------------
     def run(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any],

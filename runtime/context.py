@@ -41,6 +41,7 @@ class SkillSession(BaseModel):
     expected_input: ExpectedInput | None = None
     topic_version: int = 0
     started_at: datetime | None = None
+    by_model: bool = False  # its intent or a value came from a model: confirmed with the user first
 
 
 class PausedTask(BaseModel):

@@ -183,7 +183,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     report["within_target"] = bool(report["turns"]) and report["max"] <= report["budget"] \
         and report["ratio"] <= TARGET_RATIO
     if not getattr(args, "summary", False):
-        report["fixed"] = run_bench().model_dump()
+        report["fixed"] = run_bench(registry.skills).model_dump()
     else:
         report.pop("by_source")
     print(json.dumps(report, ensure_ascii=False, indent=2 if getattr(args, "pretty", False) else None))

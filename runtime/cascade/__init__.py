@@ -17,6 +17,7 @@ from typing import Any
 from runtime._slots import extract_all, missing_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
+from runtime.cascade._pick import pick
 from runtime.cascade.compound import CompoundStage
 from runtime.cascade.confirmation import ConfirmationStage
 from runtime.cascade.control import ControlStage
@@ -28,9 +29,10 @@ from runtime.cascade.focus import FocusStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter, rules_from
+from runtime.lexicon import operations
 from runtime.llm import LLM
 from runtime.llm.routing import labels_from_registry
-from runtime.skill import UNKNOWN, SkillRegistry
+from runtime.skill import UNKNOWN, Operation, SkillRegistry
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 
@@ -64,6 +66,9 @@ class Cascade:
         self.compound = CompoundStage(self._read_piece, self._takes, self._complete, self.read_only,
                                       registry.write_intents())
         self._object_words = [o.pattern for o in registry.objects]
+        # intents that delete or postpone something: a model may only propose them for a thing the message names
+        self._pointed = frozenset(i for o in registry.objects for op, i in o.ops
+                                  if op in (Operation.DELETE, Operation.SNOOZE))
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
             ("control", self._control),
@@ -105,14 +110,15 @@ class Cascade:
         return found
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
-        found = self._mixed(turn, self.intent_model.match(turn.view))
+        routable = self.llm_router.applies(turn.view)
+        found = self._mixed(turn, self.intent_model.match(turn.view, routable=routable))
         if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
                 and not self._small_talk_said(turn):
             return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
 
-        if (found is not None and found.kind is Kind.CHITCHAT and self.llm_router.applies(turn.view)
-                and any(p.search(turn.text) for p in self._object_words)):
-            return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it
+        if (found is not None and found.kind in (Kind.CHITCHAT, Kind.UNKNOWN) and routable
+                and (operations(turn.text) or any(p.search(turn.text) for p in self._object_words))):
+            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
         return found
 
     def _read_piece(self, text: str) -> str | None:
@@ -146,4 +152,16 @@ class Cascade:
             return None
         found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
         turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
+        if found is None or outcome.failed:
+            return None  # no usable answer: the turn goes on as it would without a model
+        if found.intent in self._pointed and not self._names_its_object(turn, found.intent):
+            turn.notes.append(f"llm_router: {found.intent} dropped (the message names nothing it would act on)")
+            return None
         return found
+
+    def _names_its_object(self, turn: TurnInput, intent: str) -> bool:
+        """Whether the message names the object ``intent`` deletes or postpones, or picks one shown."""
+        objects = [o for o in self.registry.objects if intent in {i for _, i in o.ops}]
+        entities = turn.focus.entities if turn.focus is not None else []
+        return any(o.pattern.search(turn.text) for o in objects) or bool(
+            entities and any(e.kind in {o.name for o in objects} for e in entities) and pick(turn.text, entities))

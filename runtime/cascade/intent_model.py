@@ -36,8 +36,13 @@ class IntentModelStage:
         self._tasks = task_intents
         self._small_talk = small_talk
 
-    def match(self, view: RouterView) -> Match | None:
+    def match(self, view: RouterView, *, routable: bool = False) -> Match | None:
+        """The model's label when it is sure; ``routable`` (a model router is configured): a message the
+        calibrated reading is unsure of is left to the router (DESIGN §3.4: ask a model, or ask the user)."""
         if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
+            return None
+        read = getattr(self._model, "read", None)
+        if routable and read is not None and read(view.text).unsure:
             return None
         pred = self._model.predict(view.text)
         label, conf = pred.label, float(pred.confidence)

@@ -119,7 +119,7 @@ class FallbackAgent:
         known = {t.name: t for t in tools}
         offered = [known[tool_name(i)] for i in choice.intents
                    if tool_name(i) in known and not known[tool_name(i)].writes and known[tool_name(i)].run]
-        writes = {t.name: t for t in tools if t.writes}
+        writes = {t.name: t for t in tools if t.writes and t.intent in choice.intents}  # only what it names
         if choice.bundle is Bundle.SKILL and writes:
             offered.append(request_change_tool(t.intent or t.name for t in writes.values()))
         return self._loop(text, summary, choice.bundle, offered, writes, offline, done)

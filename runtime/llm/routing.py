@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import LLMBadOutput, LLMError, LLMRequestRejected, UnavailableReason, trace_kind
-from ._labels import RouteLabel, default_labels, labels_from_registry
+from ._labels import RouteLabel, labels_from_registry
 from ._route_prompt import PROMPT_TOKEN_BUDGET, TOOL_NAME, RoutePrompt, build_prompt, route_schema
 from ._shape import strip_fence
 from ._types import LLM, Completion, port_accepts
@@ -36,7 +36,6 @@ __all__ = [
     "Router",
     "build_messages",
     "build_prompt",
-    "default_labels",
     "labels_from_registry",
 ]
 

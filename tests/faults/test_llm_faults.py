@@ -22,7 +22,7 @@ from tests.harness.redis_server import private_url
 pytestmark = pytest.mark.redis
 URL = private_url(8)
 M = MessageFactory()
-VAGUE = ["嗯嗯那个啥你觉得呢", "你说人生有意义吗", "你觉得猫和狗哪个更可爱", "如果能穿越你想去哪个朝代"]  # chat the small-talk skill does not cover
+VAGUE = ["你相信世界上有外星人吗", "你说人生有意义吗", "你觉得猫和狗哪个更可爱", "如果能穿越你想去哪个朝代"]  # sure chat the small-talk skill does not cover: the chat model, no router
 WORST_TURN_S = 3.5  # the default model budget (3 s) and the engine's own work
 BOUND_S = WORST_TURN_S + 1.0  # plus the webhook, the queue and the delivery to the fake WeChat API
 

@@ -11,11 +11,11 @@ from runtime.llm import LLMConfig, NoLLM, OpenAILLM, estimate_prompt_tokens
 from runtime.llm.bench import run_bench
 from runtime.llm.routing import PROMPT_TOKEN_BUDGET, Router, labels_from_registry
 from runtime.llm.testkit import FakeOpenAI, json_reply
-from skills import all_skills
+from skills import all_skills, registry
 
 
 def test_our_prompts_cost_at_most_a_third_of_the_naive_baseline() -> None:
-    report = run_bench()
+    report = run_bench(registry().skills)
     assert len(report.turns) == 10
     assert report.ratio <= 1 / 3 and report.within_target
     for turn in report.turns:

@@ -10,13 +10,13 @@ import pytest
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.engine import Engine
 from runtime.llm import LLM, LLMConfig, MeteredLLM, NoLLM, OpenAILLM, build_llm
-from runtime.llm.routing import OutputMode
+from runtime.llm.routing import OutputMode, labels_from_registry
 from runtime.llm.testkit import FakeOpenAI, error, json_reply, reply
 from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage, TurnResult
 from runtime.views import ModelSummary, RouterView
-from skills import all_skills
+from skills import all_skills, registry
 from skills.db import init_db, make_engine
 from skills.services import Services
 
@@ -75,7 +75,7 @@ def test_an_outage_still_gets_a_deterministic_answer(services: Services) -> None
 def test_a_stage_built_once_remembers_the_provider_mode_across_turns() -> None:
     with FakeOpenAI(supports={"json_object"}) as fake:
         base = OpenAILLM(LLMConfig.from_env(fake.env()))
-        stage = LLMRouterStage(base)
+        stage = LLMRouterStage(base, labels_from_registry(registry().skills))
         view = RouterView(text=VAGUE, origin="text")
         for _ in range(2):
             fake.script(json_reply({"intent": "chitchat", "confidence": 0.9}))

@@ -181,7 +181,8 @@ def test_sensible_agent_calls_the_tool_from_its_table_then_answers(clock: Manual
         fake.set_mode(Mode.SENSIBLE, table=table)
         llm = _adapter(fake, clock)
         world = World()
-        outcome = FallbackAgent(MeteredLLM(llm)).answer("我有哪些提醒", "", world.tools(), offline=OFFLINE)
+        outcome = FallbackAgent(MeteredLLM(llm)).answer("我有哪些提醒", "", world.tools(), offline=OFFLINE,
+                                                        choice=world.choice("我有哪些提醒"))
         assert outcome.reply == "你有1条提醒：周四晚上9点。" and outcome.tool_calls == ("reminder_list({})",)
         assert [r.tool_names[:1] for r in fake.chat_requests] == [["reminder_list"], ["reminder_list"]]
         llm.close()
