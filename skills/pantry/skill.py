@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    FollowUps,
+    Modifier,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
 from runtime.views import ExecView
+from skills.dinner.catalog import load_catalog
 from skills.models import PantryItem, utcnow
 from skills.pantry._correct import corrected_items, previous_items
 from skills.pantry._parse import PantryChange, parse_pantry, to_grams
@@ -156,14 +169,51 @@ def amend(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
                        facts={"pantry_updated": [c["name"] for c in changes]})
 
 
+def extract_item(text: str) -> str | None:
+    """The one ingredient a question about the pantry asks after ("鸡蛋还剩几个" → 鸡蛋)."""
+    names = load_catalog().find_ingredients(text)
+    return names[0] if len(names) == 1 else None
+
+
 def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """List what is at home."""
+    """What is at home (every item shown as an entity, in the order listed), or how much of one item."""
     rows = read_pantry(services.db, view.user)
+    item = params.get("item")
+    if isinstance(item, str) and item:
+        row = next((r for r in rows if r.name == item), None)
+        if row is None:
+            return SkillResult(f"冰箱记录里没有{item}。买了跟我说一声，比如“买了{item}”。", dto={"item": item, "has": False})
+        said = "有，数量没记" if row.unit == "若干" else f"还有{_qty(row.quantity, row.unit)}"
+        return SkillResult(f"{row.name}{said}。", dto={"item": item, "has": True},
+                           entities=(Entity("ingredient", row.name, row.name, {"quantity": row.quantity, "unit": row.unit}),))
     if not rows:
         return SkillResult("你还没记过家里有什么食材。可以说“冰箱里有鸡蛋6个、西红柿4个”。",
                            dto={"items": []})
     items = [f"{r.name} {_qty(r.quantity, r.unit)}" for r in rows]
-    return SkillResult("家里现有：" + "、".join(items) + "。", data={"items": items}, dto={"items": items})
+    entities = tuple(Entity("ingredient", r.name, r.name, {"quantity": r.quantity, "unit": r.unit}) for r in rows)
+    return SkillResult("家里现有：" + "、".join(items) + "。想知道能做什么菜，就问“用这些能做什么菜”。",
+                       data={"items": items}, dto={"items": items}, entities=entities,
+                       shown={"ingredients": [r.name for r in rows]})
+
+
+def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"鸡蛋还剩几个" / "第一样还有多少" right after the pantry was shown: how much of that item."""
+    return {"item": entity.name} if entity is not None and entity.kind == "ingredient" else None
+
+
+# "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left (a question about the
+# shown result, declared as a modifier of the listing because the item is usually named)
+VIEW_FOLLOW_UPS = FollowUps(
+    modifiers=(Modifier("how much is left",
+                        r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|还剩(?:多少|几)?|剩多少",
+                        _how_much, entity=True),),
+)
+
+
+def _check_items(value: Any) -> str | None:
+    """An answer to "家里有哪些食材" that names none of them: ask again rather than record nothing."""
+    return None if previous_items({"items": value}) else "没听出是哪些食材，可以这样说：“鸡蛋6个、西红柿4个”。"
 
 
 def _confirm(params: Mapping[str, Any]) -> str:
@@ -186,18 +236,24 @@ SPEC = SkillSpec(
     name="pantry",
     description="家里现有食材（冰箱库存）",
     help="冰箱：比如“冰箱里有鸡蛋6个”“冰箱里还有什么”",
-    objects=(DomainObject("pantry", ("冰箱", "食材", "库存", "家里的菜", "储物柜"),
+    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
+                                     "家里的食材", "家里的东西", "储物柜"),
                           ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
-                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),),
+                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),
+             # one item of the pantry shown: "第二样怎么做" opens recipes with it; naming it alone says nothing yet
+             # (a bare "鸡蛋还有3个" is a change of the stock, read by the rules, not a pick)
+             DomainObject("ingredient", ("这样食材", "那样食材"), ((Operation.SEE, "recipe.query"),), noun="食材",
+                          pick="dish", default=Operation.DONE)),
     actions=(
         ActionSpec(
             name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm, task="更新冰箱库存",
             amend=amend, follow_up=corrected_items,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
-                            extract=_extract_items),),
+                            extract=_extract_items, check=_check_items),),
             description="记录家里有什么食材、用完了什么",
         ),
         ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材",
-                   task="查看冰箱库存", reports_as="profile.view"),
+                   task="查看冰箱库存", reports_as="profile.view", follow=VIEW_FOLLOW_UPS,
+                   slots=(SlotSpec("item", SlotType.TEXT, "看哪样食材？", required=False, extract=extract_item),)),
     ),
 )
