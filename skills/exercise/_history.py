@@ -121,8 +121,10 @@ def history(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRe
     minutes = sum(t["minutes"] for t in totals.values())
     km = sum(t["km"] for t in totals.values())
     kcal = sum(t["kcal"] for t in totals.values())
-    head = f"{title}{activity if activity else '：运动'}{len(rows)}次，共{_amount(minutes, km)}，约消耗{round(kcal)}千卡。"
-    dto = {**base, "times": len(rows), "minutes": round(minutes), "km": round(km, 1), "kcal": round(kcal),
+    days = len({_at(r).astimezone(tz).date() for r in rows})
+    times = f"{len(rows)}次" + (f"（{days}天）" if days != len(rows) else "")
+    head = f"{title}{activity if activity else '：运动'}{times}，共{_amount(minutes, km)}，约消耗{round(kcal)}千卡。"
+    dto = {**base, "times": len(rows), "days": days, "minutes": round(minutes), "km": round(km, 1), "kcal": round(kcal),
            "per_activity": totals}
     if activity:  # one activity: its workouts one by one (the latest ones when there are many)
         listed = rows[-LISTED:]

@@ -144,6 +144,7 @@ def how_long(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillR
         return None
     verb = dict(_VERBS).get(activity, "练")
     far = activities()[activity].typical_kmh is not None
-    return SkillResult(f"{activity}{verb}了多长时间？" + (f"或者{verb}了几公里也行。" if far else "比如“半小时”“四十来分钟”。"))
+    said = f"{verb}了" if verb in activity else f"{activity}{verb}了"  # 跑了 / 羽毛球打了
+    return SkillResult(f"{said}多长时间？" + (f"或者{verb}了几公里也行。" if far else "比如“半小时”“四十来分钟”。"))
 
 

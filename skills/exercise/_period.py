@@ -19,14 +19,16 @@ __all__ = ["RECENT_DAYS", "Period", "extract_period", "find_period", "resolve_pe
 RECENT_DAYS = 30  # "最近" alone
 _N = r"[\d一二两三四五六七八九十半]{1,3}"
 _WEEK = r"(?:周|星期|礼拜)"
+# not a weekday after 周/星期: "这星期一共练了多久", "上周一直在跑"
+_NO_DAY = r"(?![一二三四五六日天末几](?<!一)|一(?!共|起|直|般|些|样))"
 # each form, most specific first: (pattern, plain form — a format of the match's groups)
 _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for p, f in (
     (rf"(?P<lead>最近|过去|近|这|前)\s*(?P<n>{_N})\s*(?:个)?(?P<unit>天|日|{_WEEK}|月|年)(?:以来|来|内|以内|之内|里)?", "recent"),
     (rf"(?P<n>{_N})\s*(?:个)?(?P<unit>天|{_WEEK}|月)(?:以来|内|以内|之内)", "recent"),
     (r"上上(?:个)?(?:月|月份)", "上上个月"), (r"上(?:个)?月", "上个月"), (r"(?:这个?|本|当)月", "本月"),
-    (rf"上上(?:个|一)?{_WEEK}(?![一二三四五六日天末])", "上上周"), (rf"上(?:个|一)?{_WEEK}末", "上周末"),
+    (rf"上上(?:个|一)?{_WEEK}{_NO_DAY}", "上上周"), (rf"上(?:个|一)?{_WEEK}末", "上周末"),
     (rf"(?:这个?|本)?{_WEEK}末", "周末"),
-    (rf"上(?:个|一)?{_WEEK}(?![一二三四五六日天末])", "上周"), (rf"(?:这个?|本|这一)?{_WEEK}(?![一二三四五六日天末几])", "本周"),
+    (rf"上(?:个|一)?{_WEEK}{_NO_DAY}", "上周"), (rf"(?:这个?|本|这一)?{_WEEK}{_NO_DAY}", "本周"),
     (r"去年", "去年"), (r"(?:今年|本年|这一年|这年)", "今年"),
     (r"(?P<month>[\d一二三四五六七八九十]{1,3})\s*月份?(?![\d一二三四五六七八九十]|号|日)", "month"),
     (r"大前天", "大前天"), (r"前天", "前天"), (r"昨天|昨日|昨儿", "昨天"), (r"今天|今日|今儿", "今天"),
