@@ -40,9 +40,15 @@ def extract_history_period(text: str) -> str | None:
     return found[0] if found else None
 
 
+_ANY = re.compile(r"运动|锻炼|训练")
+
+
 def extract_activity(text: str) -> str | None:
-    """The ``activity`` slot of a history question: the one activity it asks about ("今年跑了多少公里")."""
-    return find_activity(text) if asks_history(text) else None
+    """The ``activity`` slot of a history question: the one activity it asks about ("今年跑了多少公里"), or
+    "运动" when it asks about every activity ("近三个月的运动" after a look at the runs drops that filter)."""
+    if not asks_history(text):
+        return None
+    return find_activity(text) or ("运动" if _ANY.search(text) else None)
 
 
 def _at(row: ExerciseLog) -> datetime:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from skills.exercise._met import activities, find_activity
 
-__all__ = ["CARDIO", "IMPACT", "extract_add", "extract_avoid", "extract_days", "describe_avoid", "describe_days",
+__all__ = ["BODY", "CARDIO", "IMPACT", "extract_add", "extract_avoid", "extract_days", "describe_avoid", "describe_days",
            "ruled_out"]
 
 # low-impact first: what a ruled-out cardio session becomes
@@ -31,8 +31,13 @@ _CONDITIONS: tuple[tuple[str, str, frozenset[str], str], ...] = (
     ("孕期", r"怀孕|孕期|孕妇|备孕", IMPACT | {"HIIT", "动感单车"}, "孕期只安排低强度运动"),
 )
 _CATEGORY = (("跑跳", r"跑跳|又跑又跳|蹦跳|跑(?:和|或|或者)?跳", IMPACT, "不安排跑跳"),
-             ("剧烈", r"剧烈|高强度|太累的", frozenset({"HIIT", "跳绳", "跑步"}), "不安排剧烈运动"))
-_PROBLEM = r"(?:的)?(?:不太好|不好|不行|有伤|受过伤|受伤了?|伤了|疼|痛|有点疼|有点痛|有问题|不舒服|有毛病|高|做过手术)"
+             ("剧烈", r"剧烈|高强度|太累的", frozenset({"HIIT", "跳绳", "跑步"}), "不安排剧烈运动"),
+             ("跳", r"^跳(?:的|跃)?$|^蹦", frozenset({"跳绳", "跳操", "HIIT", "篮球"}), "不安排跳跃动作"))
+_PROBLEM = (r"(?:的)?(?:不太好|不好|不行|有伤|受过伤|受伤了?|伤了|伤过|疼|痛|有点疼|有点痛|有问题|不舒服|有毛病|高|"
+            r"做过手术|动过手术|崴过|崴了|扭过|扭伤过?|骨折过|不灵活|有旧伤|劳损)")
+# a body part or condition said with what is wrong with it (the words a plan's follow-up listens for)
+BODY = (r"(?:我|我的|最近)?(?:膝盖|膝关节|半月板|脚踝|脚腕|跟腱|腰椎|腰间盘|腰|肩膀|肩周|肩|血压|心脏|心血管)" + _PROBLEM
+        + r"|(?:我)?(?:高血压|怀孕了?|孕期|备孕)")
 _NOT = r"(?:别|不要|不想|不能|不用|不适合|没法|避开|避免|不爱|不喜欢|讨厌|去掉|取消)"
 
 
@@ -40,7 +45,8 @@ def _conditions(text: str) -> list[str]:
     found = []
     for name, words, _, _ in _CONDITIONS:
         m = re.search(rf"(?:{words})", text)
-        if m and (name in ("孕期", "心脏") or re.match(_PROBLEM, text[m.end():]) or name == "血压" and "高" in m.group()):
+        said_wrong = m is not None and (m.group().startswith("崴") or "高" in m.group() and name == "血压")
+        if m and (name in ("孕期", "心脏") or said_wrong or re.match(_PROBLEM, text[m.end():])):
             found.append(name)
     return found
 
@@ -91,7 +97,8 @@ def describe_avoid(avoid: Iterable[str]) -> list[str]:
 
 
 _DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WEEKDAY = re.compile(r"(?:周|星期|礼拜)(?P<a>[一二三四五六日天])(?:(?:到|至|-|~)(?:周|星期|礼拜)?(?P<b>[一二三四五六日天]))?")
+_WEEKDAY = re.compile(r"(?:周|星期|礼拜)(?P<a>[一二三四五六日天])(?:(?:到|至|-|~)(?:周|星期|礼拜)?(?P<b>[一二三四五六日天]))?"
+                      r"(?P<more>(?:[、和跟]?[一二三四五六日天](?![点号]))*)")
 _FREE = r"(?:有空|有时间|能练|可以练|方便|才有空|才有时间|能去|可以去|能运动|可以运动|练|去)"
 _BUSY = r"(?:没空|没时间|不行|不方便|练不了|去不了|要上班|加班)"
 
@@ -104,6 +111,7 @@ def extract_days(text: str) -> list[int] | None:
         a = _DAY_NUM[m.group("a")]
         b = _DAY_NUM[m.group("b")] if m.group("b") else a
         days |= set(range(a, b + 1)) if b >= a else {a, b}
+        days |= {_DAY_NUM[ch] for ch in m.group("more") if ch in _DAY_NUM}  # 周一三五
     if re.search(r"周末|礼拜六日|星期六日|双休", text):
         days |= {5, 6}
     if re.search(r"工作日|上班的日子|平时|平日", text):

@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier
 from runtime.skill.parsers import parse_value
-from skills.exercise._limits import extract_add, extract_avoid, extract_days
+from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
 from skills.profile._parse import parse_goal
 
@@ -63,9 +63,6 @@ def _goal(params: Params, m: re.Match[str], entity: Entity | None, shown: Params
     return {**params, "goal": goal} if goal and goal != params.get("goal") else None
 
 
-_BODY = (r"(?:我|我的|最近)?(?:膝盖|膝关节|半月板|脚踝|脚腕|跟腱|腰椎|腰间盘|腰|肩膀|肩周|肩|血压|心脏|心血管)(?:的)?"
-         r"(?:不太好|不好|不行|有伤|受过伤|受伤了?|伤了|疼|痛|有点疼|有点痛|有问题|不舒服|有毛病|高|做过手术)|"
-         r"(?:我)?(?:高血压|怀孕了?|孕期|备孕)")
 _NOT = (r"(?:也)?(?:别|不要|不想|不能|不用|不适合|没法|避开|避免|不爱|不喜欢|讨厌|去掉)(?:再)?(?:安排|练|做|去)?"
         r"(?:跑跳|又跑又跳|蹦跳|剧烈运动|剧烈的|高强度|[\u4e00-\u9fff]{2,4}?)(?:了|的)?(?=$|[，,。；;！!？?也])"
         r"|[\u4e00-\u9fff]{2,4}?(?:就)?(?:算了|免了|不要了|去掉吧?|别安排了?)")
@@ -84,7 +81,7 @@ _GOAL = r"(?:目标)?(?:改成|换成|变成|改为|是|想)?(?:减脂|减肥|�
 FOLLOW_UPS = FollowUps(
     slots=("goal", "level"),
     modifiers=(
-        Modifier("restriction", f"{_BODY}|{_NOT}", _avoid),
+        Modifier("restriction", f"{BODY}|{_NOT}", _avoid),
         Modifier("free days", _FREE_DAYS, _days),
         Modifier("add an activity", _ADD, _add),
         Modifier("time per session", _MINUTES, _minutes),

@@ -123,7 +123,8 @@ def test_a_shown_workout_is_deleted_exactly(services: Services, make_view: View)
 
 
 AVOID = [("膝盖不好别安排跑跳", ["膝盖", "跑跳"]), ("我腰不太好", ["腰"]), ("不想游泳也不想跑步", ["游泳", "跑步"]),
-         ("有高血压", ["血压"]), ("跳绳就算了", ["跳绳"]), ("想加点力量训练", None), ("周末有空", None)]
+         ("有高血压", ["血压"]), ("跳绳就算了", ["跳绳"]), ("想加点力量训练", None), ("周末有空", None),
+         ("我脚踝崴过，别安排跳的", ["脚踝", "跳"])]
 
 
 @pytest.mark.parametrize(("text", "expected"), AVOID)
@@ -133,7 +134,7 @@ def test_restrictions_by_name(text: str, expected: list[str] | None) -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("只有周末有空", [5, 6]), ("周二周四晚上有空", [1, 3]), ("工作日没空", [5, 6]), ("周一到周三能练", [0, 1, 2]),
-    ("一周的运动计划", None), ("周末", None),
+    ("一周的运动计划", None), ("周末", None), ("周一三五晚上有空", [0, 2, 4]), ("周六日有空", [5, 6]),
 ])
 def test_free_days(text: str, expected: list[int] | None) -> None:
     assert extract_days(text) == expected
@@ -175,3 +176,10 @@ def test_plan_follow_ups_change_the_plan_and_keep_the_rest(services: Services, m
     assert said("强度大一点", short)["level"] == "中级"
     reply = exercise.plan(make_view(now=NOW), short, services).reply
     assert "膝盖不好" in reply and "只在周六、周日练" in reply and "20分钟" in reply and "周一 " not in reply
+
+
+def test_a_history_follow_up_naming_every_activity_drops_the_filter() -> None:
+    activity = exercise.SPEC.actions[2].slot("activity")
+    assert activity is not None and activity.extract is not None
+    assert activity.extract("近三个月的运动") == "运动" and activity.extract("今年跑了多少公里") == "跑步"
+    assert activity.extract("那上个月呢") is None
