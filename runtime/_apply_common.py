@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from runtime import texts
 from runtime._dialogue import CONFIRM_TTL, Dialogue
 from runtime._turnstate import TurnState
+from runtime.context import PausedTask
 from runtime.skill import SkillRegistry
 
 __all__ = ["Engine", "rebind", "repeat_pending"]
@@ -22,11 +23,25 @@ class Engine(Protocol):
     cascade: Any
 
 
+MAX_REPEATS = 2
+
+
 def repeat_pending(turn: TurnState) -> None:
-    """Ask the waiting question again after something answered in passing."""
+    """Ask the waiting question again after something answered in passing — at most twice; after that the
+    task is set aside quietly (paused: "继续" brings it back)."""
     ctx = turn.ctx
     if ctx.active is not None and ctx.active.expected_input is not None:
-        turn.say(texts.REPEAT_PENDING.format(question=ctx.active.expected_input.question))
+        expected = ctx.active.expected_input
+        expected.repeated += 1
+        if expected.repeated > MAX_REPEATS:
+            session = ctx.active
+            if expected.field in session.asked_optional and expected.field not in session.params:
+                session.asked_optional.remove(expected.field)  # unanswered: asked again when the task goes on
+            ctx.push_paused(PausedTask(session=session, resume_question=expected.question, paused_at=turn.now,
+                                       offered=MAX_REPEATS))
+            ctx.active = None
+            return
+        turn.say(texts.REPEAT_PENDING.format(question=expected.question))
     elif ctx.pending_confirmation is not None:
         rebind(turn)
         turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.question))

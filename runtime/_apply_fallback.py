@@ -13,6 +13,7 @@ from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade import Kind, Match
 from runtime.cascade.fallback import tools_for_turn
+from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
@@ -32,8 +33,8 @@ def unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         turn.trace.skill, turn.trace.action = spec.name, action.name
         said = engine.dialogue.run(turn, spec.name, action, extract_all(action, view.text, turn.now),
                                    turn.inbound.msg_id)
-        if said is not None and said.ok:  # a request it cannot do stays "unknown", told so in kind
-            turn.trace.intent = action.intent
+        # a request it cannot do stays "unknown", told so in kind
+        turn.trace.intent = action.intent if said is not None and said.ok else UNKNOWN
         repeat_pending(turn)
         return
     if not model:

@@ -35,6 +35,7 @@ SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps th
 log = logging.getLogger(__name__)
 
 CONFIRM_TTL = timedelta(minutes=10)
+MAX_OFFERS = 2  # a paused task is offered again at most this often
 
 
 class Dialogue:
@@ -224,6 +225,8 @@ class Dialogue:
                 skill=skill, action=action.name, intent=action.intent, params=plain(params), at=turn.now,
                 ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
                 entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+            if not (action.read_only or action.repeatable):
+                turn.ctx.earlier.clear()  # a record changed: what was shown before it may no longer hold
         return result
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
@@ -266,6 +269,9 @@ class Dialogue:
         if session is None:
             return
         question = session.expected_input.question if session.expected_input else ""
+        field = session.expected_input.field if session.expected_input else None
+        if field in session.asked_optional and field not in session.params:
+            session.asked_optional.remove(field)  # unanswered: asked again when the task goes on
         turn.ctx.push_paused(PausedTask(session=session, resume_question=question, paused_at=turn.now))
         turn.ctx.active = None
 
@@ -287,6 +293,10 @@ class Dialogue:
         return True
 
     def offer_resume(self, turn: TurnState) -> None:
-        """After a task ends, offer to go back to the most recent paused one."""
+        """After a task ends, offer to go back to the most recent paused one — at most twice; then it stays
+        paused quietly ("继续" still brings it back)."""
         if turn.ctx.active is None and turn.ctx.pending_confirmation is None and turn.ctx.paused:
-            turn.say(texts.RESUME_OFFER.format(task=self.registry.task_name(turn.ctx.paused[-1].session.intent)))
+            paused = turn.ctx.paused[-1]
+            if paused.offered < MAX_OFFERS:
+                paused.offered += 1
+                turn.say(texts.RESUME_OFFER.format(task=self.registry.task_name(paused.session.intent)))

@@ -26,6 +26,7 @@ class ExpectedInput(BaseModel):
     asked_at: datetime
     attempts: int = 0
     options: list[str] = Field(default_factory=list)
+    repeated: int = 0  # how often it was asked again after something else was answered in passing
 
 
 class SkillSession(BaseModel):
@@ -48,6 +49,7 @@ class PausedTask(BaseModel):
     session: SkillSession
     resume_question: str
     paused_at: datetime
+    offered: int = 0  # how often going back to it was offered
 
 
 class PendingConfirmation(BaseModel):

@@ -17,12 +17,13 @@ from zoneinfo import ZoneInfo
 from runtime._apply import apply_match
 from runtime._dialogue import Dialogue
 from runtime._hanzi import simplified
+from runtime._slots import plain
 from runtime._summary import build_model_summary
 from runtime._turnstate import TurnState, snapshot
 from runtime.cascade import Cascade, Kind, Match, TurnInput
-from runtime.context import ConversationRuntimeContext, Focus, ProcessedTurn
+from runtime.context import ConversationRuntimeContext, Focus, FocusEntity, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
-from runtime.skill import SkillRegistry
+from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
 from runtime.views import RouterView
@@ -93,6 +94,25 @@ class Engine:
                           state_before=state, state_after=state,
                           latency_ms=round((time.perf_counter() - started) * 1000, 3))
         return TurnResult(replies=list(done.replies), trace=trace, state=state, data={"duplicate": True})
+
+    def show(self, user: str, intent: str, result: SkillResult, *, at: datetime) -> None:
+        """A result ``user`` was shown outside a turn (a reminder that fired) becomes the focus of what they
+        say next ("过十分钟再叫我"). Saved with compare-and-set like a turn."""
+        found = self.registry.for_intent(intent)
+        if found is None:
+            return
+        spec, action = found
+        for _ in range(MAX_SAVE_ATTEMPTS):
+            ctx = self.store.load(user)
+            ctx.show(Focus(skill=spec.name, action=action.name, intent=intent, at=at.astimezone(self._zone),
+                           topic_version=ctx.topic_version, shown=plain(result.shown),
+                           entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs))
+                                     for e in result.entities]))
+            try:
+                self.store.save(ctx)
+                return
+            except ContextConflict:
+                continue
 
     def probe(self, inbound: Inbound, *, ctx: ConversationRuntimeContext | None = None) -> Match:
         """What the cascade would decide for ``inbound`` on ``ctx`` (default: the stored context), without

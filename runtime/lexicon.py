@@ -15,7 +15,7 @@ from runtime.parsers.slots import parse_duration
 from runtime.skill import Operation
 
 __all__ = ["Span", "ahead_minutes", "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
-           "operations", "ordinals", "unexplained", "value_spans"]
+           "operations", "ordinals", "unexplained", "value_spans", "yes_no"]
 
 Span = tuple[int, int]
 
@@ -23,7 +23,7 @@ Span = tuple[int, int]
 _OPERATIONS: tuple[tuple[Operation, re.Pattern[str]], ...] = tuple((op, re.compile(p)) for op, p in (
     (Operation.SNOOZE, r"(过|等|晚)\s*[^，,。]{0,6}?再(叫|提醒|喊|通知)我?|再(叫|提醒|喊)我?一(下|次|遍)|稍后再|晚点再|推迟|延后|往后推|挪到"),
     (Operation.DONE, r"(做|弄|搞|办|忙)(完|好)了|完成了|已经(做|弄|办)了"),
-    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|关掉|关了|不要了|不用了|作废|别(再)?(提醒|叫)"),
+    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|关掉|关了|不要了|不用了|作废|(?:别|不用|不要)(?:再)?(?:提醒|叫|喊)"),
     (Operation.CHANGE, r"改成|改为|改到|换成|换到|调成|调到|改一下|修改|更新|调整|挪|改|换"),
     (Operation.CREATE, r"新建|添加|加一个|加个|设置|设个|设一个|定个|定一个|建个|记一下|记下|记上|记录一下|帮我记|登记|打卡|安排"),
     (Operation.SEE, r"看看|看一下|看下|瞧瞧|瞅瞅|查查|查一下|查下|查看|查询|列一下|列出|列个|给我看|显示|说说|讲讲|告诉我|有哪些|有什么|"
@@ -40,10 +40,29 @@ _ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})
 _FILLER = re.compile(
     r"能不能|可不可以|行不行|好不好|要不要|帮我|帮忙|麻烦你?|给我|替我|请你?|一下子?|一下|那个|这个|那道|这道|那条|这条|那些|这些|"
     r"那项|这项|里面|里头|上面|刚才|刚刚|刚|现在|我们|咱们|你|我|他|她|它|的|地|得|了|吧|呢|啊|呀|吗|嘛|哦|噢|哈|啦|呗|嗯|额|"
-    r"对了|哦对|忘了说|然后|另外|其实|就是|不过|还有|朋友|客人|家人|孩子|小孩|老人|同事|亲戚|老婆|老公|爸爸|妈妈|爸|妈|"
+    r"对了|哦对|忘了说|然后|另外|其实|就是|不过|还有|这回|这次|这下|嗯呐|呐|朋友|客人|家人|孩子|小孩|老人|同事|亲戚|老婆|老公|爸爸|妈妈|爸|妈|"
     r"弟弟|妹妹|哥哥|姐姐|弟|妹|哥|姐|表弟|表妹|对|"
     r"就|都|也|还|再|又|先|把|给|让|将|要|想|能|会|可以|一点|点|些|个|道|条|项|那|这|哪|一|是|在|有|没|呗|诶|哎|唉|"
     r"[\s，,。.！!？?~～…、；;：:（）()\"“”'‘’]|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
+
+# Yes and no as people say them to a question that waits for one ("没毛病", "就这样吧", "先别了")
+_NO = re.compile(r"不对|不是|不行|不要|不用|不了|算了|先别|别了|否|取消|no\b|nope|❌|不")
+_YES = re.compile(r"确认|确定|没问题|没毛病|没错|不错|正确|都对|对的|对了|是的|是滴|好的|好嘞|好滴|好哒|行的|可以的?|"
+                  r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔")
+
+
+def yes_no(text: str) -> bool | None:
+    """True for a yes, False for a no, None when ``text`` is more than a yes or a no (a correction, a
+    request of its own): only the yes/no words and function words may be in it."""
+    t = text.strip().lower()
+    yes = [m.span() for m in _YES.finditer(t)]
+    no = [m.span() for m in _NO.finditer(t) if not any(a <= m.start() < b for a, b in yes)]
+    if no and explained(t, no + yes):
+        return False
+    if yes and not no and explained(t, yes):
+        return True
+    return None
+
 
 def operations(text: str) -> list[tuple[Operation, Span]]:
     """Every operation ``text`` names, with where it says so (the first shape that matches a stretch wins)."""

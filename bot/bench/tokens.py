@@ -70,6 +70,10 @@ class _Recorder:
         return result
 
 
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        self.engine.show(user, intent, result, at=at)
+
+
 def _scripts(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
 

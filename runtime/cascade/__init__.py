@@ -27,7 +27,7 @@ from runtime.cascade.llm_router import LLMRouterStage
 from runtime.cascade.rules import RuleRouter, rules_from
 from runtime.llm import LLM
 from runtime.llm.routing import labels_from_registry
-from runtime.skill import SkillRegistry
+from runtime.skill import UNKNOWN, SkillRegistry
 from runtime.turn import Stage
 
 __all__ = ["Cascade", "Kind", "Match", "TurnInput"]
@@ -44,7 +44,7 @@ class Cascade:
         self.read_only = registry.read_only_intents()
         talk = registry.fallback()
         self.small_talk = talk[1].intent if talk else None
-        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents(),
+        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents() | {UNKNOWN},
                                 small_talk=self.small_talk)
         self.event = EventStage(registry.menu_keys(), welcome_intent=self.small_talk or "unknown")
         self.control = ControlStage()

@@ -31,16 +31,18 @@ def pick(text: str, entities: list[FocusEntity], *, taken: list[Span] | None = N
     already explained by something else and are not read as a name."""
     if not entities:
         return None
-    for index, span in ordinals(text):
-        position = len(entities) if index == -1 else index
-        if 1 <= position <= len(entities):
+    major = [n for n, e in enumerate(entities, 1) if not e.attrs.get("minor")]
+    for index, span in ordinals(text):  # counted among what matters ("第一个菜" is not the rice)
+        counted = major or list(range(1, len(entities) + 1))
+        place = len(counted) if index == -1 else index
+        if 1 <= place <= len(counted):
+            position = counted[place - 1]
             return Picked(entities[position - 1], position, (span,))
     free = _free(text, taken or [])
     deictic = _DEICTIC.search(free)
     named = _by_name(free, entities, single=deictic is not None)
     if named is not None:
         return named
-    major = [n for n, e in enumerate(entities, 1) if not e.attrs.get("minor")]
     if deictic is not None and len(major) == 1:
         return Picked(entities[major[0] - 1], major[0], (deictic.span(),), "deixis")
     return None

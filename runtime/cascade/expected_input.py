@@ -23,7 +23,7 @@ from runtime.cascade.rules import RuleRouter
 from runtime.lexicon import is_elliptical_question
 from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
-from runtime.skill import SkillRegistry, SlotType
+from runtime.skill import UNKNOWN, SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -133,21 +133,23 @@ class ExpectedInputStage:
             if found and found[0] in self._read_only and found[0] != self._small_talk:
                 also, also_text = found[0], clause
                 break
-        if view.expected_type in _FREE_TYPES and routed and routed[0] != view.active_intent and also is None:
+        if view.expected_type in _FREE_TYPES and routed and routed[0] not in (view.active_intent, UNKNOWN) \
+                and also is None:
             return None  # a request in its own right, not free-text content
         rest = [c for c in clauses if c != also_text] if also else clauses
         value = parse("，".join(rest)) if rest else None
         if value is None and len(rest) > 1:
             value = next((v for v in map(parse, rest) if v is not None), None)
         if value is None:
-            filled = spare_text(registry, session, text) if routed is None and not QUESTION.search(text) \
+            filled = spare_text(registry, session, text) if (routed is None or routed[0] == UNKNOWN) \
+                and not QUESTION.search(text) \
                 and not CORRECTION.search(text) else {}
             if filled:
                 return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
                              params={"slots": filled, "value": None, "correction": False},
                              detail=f"free text {sorted(filled)} given before {view.expected_field}")
             return None
-        if routed and routed[0] != view.active_intent and routed[0] not in self._read_only \
+        if routed and routed[0] not in (view.active_intent, UNKNOWN) and routed[0] not in self._read_only \
                 and also is None:
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",

@@ -20,6 +20,7 @@ from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
+from runtime.cascade.expected_input import QUESTION
 from runtime.cascade.rules import RuleRouter
 from runtime.context import Focus
 from runtime.lexicon import (
@@ -33,7 +34,16 @@ from runtime.lexicon import (
     unexplained,
     value_spans,
 )
-from runtime.skill import ActionSpec, DomainObject, Entity, Modifier, Question, SkillRegistry, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    Modifier,
+    Operation,
+    Question,
+    SkillRegistry,
+    SlotType,
+)
 from runtime.turn import Stage
 
 __all__ = ["FocusStage"]
@@ -75,6 +85,9 @@ class FocusStage:
         action = found[1]
         text = turn.text
         waits = turn.session is not None or turn.pending is not None
+        undone = None if waits else self.undo(turn)
+        if undone is not None:
+            return undone
         declared = self._declared(turn, focus, action)
         for before in turn.earlier if declared is None else ():  # "要买些啥" after a recipe opened from the plan
             earlier = self._registry.for_intent(before.intent)
@@ -89,13 +102,7 @@ class FocusStage:
         said = self._said_again(turn, focus)
         if said is not None:
             return said
-        if turn.pending is None:
-            bare = self._bare(turn, focus, action, text)
-            if bare is not None:
-                return bare
-        if not waits:
-            return self.undo(turn)
-        return None
+        return self._bare(turn, focus, action, text) if turn.pending is None else None
 
     def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
         """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
@@ -112,7 +119,9 @@ class FocusStage:
         text = turn.text
         entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
         values = value_spans(text)
-        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *action.follow.modifiers)
+        kinds = dict.fromkeys(e.kind for e in focus.entities)
+        about = tuple(q for k in kinds if (o := self._registry.object(k)) is not None for q in o.questions)
+        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *about, *action.follow.modifiers)
         for rule in rules:
             found = list(rule.regex.finditer(text))
             if not found:
@@ -123,7 +132,7 @@ class FocusStage:
                 continue
             if isinstance(rule, Question) and picked is not None and picked.by == "name":
                 continue  # "今天星期几" names its day: a question of its own, not one about the day shown
-            entity = entities[picked.position - 1] if picked else (entities[0] if len(entities) == 1 else None)
+            entity = entities[picked.position - 1] if picked else _only(entities, rule)
             built = rule.apply(focus.params, m, entity, focus.shown)
             if built is None:
                 continue
@@ -136,11 +145,28 @@ class FocusStage:
             elif any(not _inside(v, spans) for v in values) or not explained(text, list(spans), slack=1):
                 continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
             if self._explains(text, spans):
-                intent = rule.intent or focus.intent
-                return _Candidate(intent, built, spans, f"{rule.name}")
+                return _Candidate(self._intent_of(rule, focus), built, spans, f"{rule.name}")
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
-        return chosen or self._slots_said(turn, focus, action, values)
+        return chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
+
+    def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
+        """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
+        just shown: the intent of the focus's skill that does it."""
+        ops = operations(text)
+        if not ops or not explained(text, [s for _, s in ops]):
+            return None
+        found = self._registry.for_intent(focus.intent)
+        skill = found[0] if found is not None else None
+        kinds = {e.kind for e in focus.entities}
+        objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
+        for op, _ in ops:
+            intents = {i for o in objects if (i := o.intent_for(op)) is not None}
+            if len(intents) == 1:
+                intent = intents.pop()
+                params = dict(focus.params) if intent == focus.intent else {}
+                return _Candidate(intent, params, tuple(s for _, s in ops), f"{op.value} of what was shown")
+        return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
         """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
@@ -168,11 +194,12 @@ class FocusStage:
             return None
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
-        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) is not None), None)
+        takes = self._takes(obj)
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes), None)
         if intent is None and not ops:
             intent = obj.intent_for(obj.default)
-        if intent is None:
-            return None
+        if intent is None or intent not in takes:
+            return None  # nothing it can do to one shown item (a list of all is not about the one picked)
         entity = picked.entity
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
@@ -193,6 +220,17 @@ class FocusStage:
         """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""
         return (not operations(clause) and self._rules.classify(clause) is None
                 and not any(o.pattern.search(clause) for o in self._registry.objects))
+
+    def _intent_of(self, rule: Modifier | Question, focus: Focus) -> str:
+        """What a rule runs: its own intent, a question of an object its object's "see", else the focus's."""
+        obj = self._registry.object(rule.kind) if isinstance(rule, Question) and rule.kind else None
+        seen = obj.intent_for(Operation.SEE) if obj is not None else None
+        return rule.intent or seen or focus.intent
+
+    def _takes(self, obj: DomainObject) -> set[str]:
+        """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
+        found = (self._registry.for_intent(intent) for _, intent in obj.ops)
+        return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
 
     def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
         obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None
@@ -222,8 +260,8 @@ class FocusStage:
         message that is nothing but slots of the last action changes them (a correction of a write)."""
         text = _BARE_TAIL.sub("", said)
         intent = focus.intent
-        if not text or len(text) > 8:
-            return None
+        if not text or len(text) > 8 or (not action.read_only and QUESTION.search(said)):
+            return None  # a question ("明天有啥安排") does not correct what was just done
         routed = self._rules.classify(said)
         if routed is not None and not (routed[0] == intent and action.read_only and action.follow_up is not None):
             return None  # a request of its own (a query's own hook may still read it as a follow-up: 那天星期几)
@@ -258,6 +296,14 @@ def _said(text: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> lis
         old: list[Any] = was if isinstance(was, list) else [was]
         words += [str(v) for v in items if isinstance(v, str) and v and v not in old]
     return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), text)]
+
+
+def _only(entities: list[Entity], rule: Modifier | Question) -> Entity | None:
+    """The entity a rule is about when none was picked: the only one shown (of the kind a question of an
+    object asks about, when it belongs to one)."""
+    kind = getattr(rule, "kind", None)
+    fits = [e for e in entities if kind is None or e.kind == kind]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _inside(span: Span, spans: tuple[Span, ...]) -> bool:

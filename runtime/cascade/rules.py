@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from runtime.cascade._match import Kind, Match
-from runtime.skill import Trigger
+from runtime.skill import UNKNOWN, Trigger
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -68,5 +68,5 @@ class RuleRouter:
         if found is None:
             return None
         intent, name = found
-        kind = Kind.CHITCHAT if intent == self._small_talk else Kind.INTENT
+        kind = Kind.CHITCHAT if intent == self._small_talk else Kind.UNKNOWN if intent == UNKNOWN else Kind.INTENT
         return Match(self.stage, kind, intent=intent, confidence=CONFIDENCE, detail=f"rule {name}")

@@ -33,7 +33,8 @@ class DomainObject:
     reminders cancels that reminder; ``default`` is what naming a shown entity alone means ("第二个");
     ``carry`` lists focus params that go along with a picked entity (a plan's people to a recipe);
     ``refers`` are words that point at the one entity of this kind just shown ("那天" after a date answer):
-    a new request saying one of them is read with the entity's ``attrs["phrase"]`` in its place.
+    a new request saying one of them is read with the entity's ``attrs["phrase"]`` in its place;
+    ``questions`` are derived questions about such an entity, whichever result showed it.
     """
 
     name: str
@@ -44,6 +45,7 @@ class DomainObject:
     default: Operation = Operation.SEE
     carry: tuple[str, ...] = ()
     refers: tuple[str, ...] = ()
+    questions: tuple[Question, ...] = ()
 
     def intent_for(self, op: Operation) -> str | None:
         """The intent that does ``op`` to this object, or None when it is not supported."""
@@ -115,6 +117,7 @@ class Question:
     apply: Refine
     intent: str | None = None
     entity: bool = False
+    kind: str | None = None  # the kind of entity it asks about, when an object declares it
 
     @property
     def regex(self) -> re.Pattern[str]:

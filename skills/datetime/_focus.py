@@ -8,19 +8,20 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
-from runtime.skill import Entity, FollowUps, Question
+from runtime.skill import Entity, Question
 from skills.datetime._calendar_answers import fmt, lunar_text
 
-__all__ = ["FOLLOW_UPS", "aspect_answer", "day_entity"]
+__all__ = ["DAY_QUESTIONS", "aspect_answer", "day_entity"]
 
 WEEKDAYS = "一二三四五六日"
 _LUNAR = re.compile(r"农历|阴历|旧历|正月|腊月|冬月|初[一二三四五六七八九十]|廿")
 
 
-def day_entity(day: date, label: str, question: str) -> Entity:
-    """The day answered, as the focus: its label as said, its date, and whether it was asked in lunar terms."""
-    return Entity("day", label, day.isoformat(),
-                  {"phrase": f"{day.year}年{day.month}月{day.day}日", "lunar": bool(_LUNAR.search(question))})
+def day_entity(day: date, label: str, question: str, *, minor: bool = False) -> Entity:
+    """A day shown, as the focus: its label as said, its date, and whether it was asked in lunar terms
+    (``minor`` when it is only the day of something else shown, such as a reminder)."""
+    return Entity("day", label, day.isoformat(), {"phrase": f"{day.year}年{day.month}月{day.day}日",
+                                                  "lunar": bool(_LUNAR.search(question)), "minor": minor})
 
 
 def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: bool = False) -> str:
@@ -57,11 +58,12 @@ def _aspect(name: str) -> Any:
     return ask
 
 
-FOLLOW_UPS = FollowUps(
-    questions=(
-        Question("days until it", r"还?(?:有|剩|差|要)?(?:几|多少)天|多久|多长时间|倒计时|还要等", _aspect("countdown")),
-        Question("its weekday", r"(?:是)?(?:星期几|周几|礼拜几)", _aspect("weekday")),
-        Question("its lunar date", r"(?:农历|阴历|旧历)(?:是|的)?(?:几月)?(?:几号|多少|什么|哪天|初几|几)?", _aspect("lunar")),
-        Question("its date", r"几号|哪天|哪一天|几月几", _aspect("date")),
-    ),
+# questions about a day, whichever result showed it (a date answered, a reminder set)
+DAY_QUESTIONS = (
+    Question("days until it", r"(?:离|距离|距|到|从)?(?:今天|现在)?还?(?:有|剩|差|要)?(?:几|多少)天|多久|多长时间|倒计时|还要等",
+             _aspect("countdown"), kind="day"),
+    Question("its weekday", r"(?:是)?(?:星期几|周几|礼拜几)", _aspect("weekday"), kind="day"),
+    Question("its lunar date", r"(?:农历|阴历|旧历)(?:是|的)?(?:几月)?(?:几号|多少|什么|哪天|初几|几)?", _aspect("lunar"),
+             kind="day"),
+    Question("its date", r"几号|哪天|哪一天|几月几", _aspect("date"), kind="day"),
 )

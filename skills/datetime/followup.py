@@ -41,7 +41,7 @@ def follow_up_question(previous_question: str, fragment: str) -> str | None:
     m = _FRAME.match(fragment.strip())
     if m is None:
         return None
-    core = m.group("core").strip()
+    core = re.sub(r"^(?:离|距离|距|到)", "", m.group("core").strip())  # "那离除夕呢" after a countdown
     if not core or len(core) > 12:
         return None
     city = city_in(core)

@@ -11,7 +11,7 @@ from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, Skil
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
 from skills.datetime._calendar_answers import calendar_answer, named_day
-from skills.datetime._focus import FOLLOW_UPS, aspect_answer, day_entity
+from skills.datetime._focus import DAY_QUESTIONS, aspect_answer, day_entity
 from skills.datetime._triggers import TRIGGERS
 from skills.datetime._zones import city_time
 from skills.datetime.followup import follow_up_params
@@ -209,10 +209,10 @@ SPEC = SkillSpec(
     description="日期、时间、星期、工作日和节假日",
     help="日期和节日：比如“今天几号”“离春节还有几天”",
     objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "日子"), ((Operation.SEE, "datetime.query"),),
-                          noun="日子", refers=("那一天", "这一天", "那天", "当天", "这天")),),
+                          noun="日子", refers=("那一天", "这一天", "那天", "当天", "这天"), questions=DAY_QUESTIONS),),
     actions=(
         ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, follow_up=follow_up_params,
-                   task="查日期时间", follow=FOLLOW_UPS,
+                   task="查日期时间",
                    description="回答日期、时间、星期几、节日、农历、倒计时、是否放假、其他城市的时间",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),

@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import Choice, SkillResult
+from runtime.skill import Choice, Entity, SkillResult
 from runtime.skill.parsers import describe_rrule, format_when
 from runtime.views import ExecView
 from skills.reminders import store
@@ -79,6 +79,7 @@ def list_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -> 
     return SkillResult(
         f"{title}：\n{lines}\n回复编号或「取消第{shown[0].number}个」可以取消。",
         choices=tuple(Choice(r.content, "reminder.cancel", {"target": r.number}) for r in shown),
+        entities=tuple(Entity("reminder", r.content, None, {"due": r.next_due.isoformat()}) for r in shown),
         data={"count": len(shown), "ids": [r.reminder_id for r in shown]},
         dto={"reminders": [{"number": r.number, "content": r.content,
                             "when": format_when(local(view, r.next_due))} for r in shown]},

@@ -11,11 +11,22 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
 from runtime.skill.parsers import TimeExpr, describe_rrule, format_when
 from runtime.views import ExecView
+from skills.datetime import day_entity
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
+from skills.reminders._followups import FIRED
 from skills.reminders._listing import left, line, list_reminders, local, lookup_target, target_of
 from skills.reminders._text import (
     ALL,
@@ -70,6 +81,8 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
               "rrule": when.rrule},
         dto={"content": content, "when": said},
         facts={"last_reminder": f"{said} {content}"},
+        entities=(Entity("reminder", content, None, {"due": when.at.isoformat()}),
+                  day_entity(local(view, when.at).date(), "", when.said or "", minor=True)),
     )
 
 
@@ -115,9 +128,11 @@ def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -
 
 
 def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Repeat the most recently pushed reminder later (default: in 10 minutes)."""
+    """Repeat the most recently pushed reminder later: at ``when``, after ``later`` minutes, else in 10."""
     when = _when(params.get("when"))
-    at = when.at if when is not None else view.now + SNOOZE_DEFAULT
+    later = params.get("later")
+    wait = timedelta(minutes=float(later)) if isinstance(later, int | float) and later > 0 else SNOOZE_DEFAULT
+    at = when.at if when is not None else view.now + wait
     if at <= view.now:
         return SkillResult(_PAST, ok=False)
     content = store.snooze(services.db, user=view.user, at=at, msg_id=view.msg_id)
@@ -125,7 +140,8 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
         return SkillResult("最近没有发给你的提醒。要新建提醒可以说「10分钟后提醒我关火」。", ok=False)
     said = format_when(local(view, at))
     return SkillResult(f"好的，{said} 再提醒你：{content}", data={"at": at.isoformat()},
-                       dto={"content": content, "when": said})
+                       dto={"content": content, "when": said},
+                       entities=(Entity("reminder", content, None, {"due": at.isoformat()}),))
 
 
 SPEC = SkillSpec(
@@ -133,7 +149,8 @@ SPEC = SkillSpec(
     name="reminders",
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
     help="设提醒：比如“明天早上8点提醒我带伞”“我的提醒”",
-    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "待办", "计时器"),
+    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "行程", "待办", "计时器", "安排",
+                                       "要做的事", "要办的事", "要记着的事", "要记的事"),
                           ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
                            (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
                           noun="提醒", pick="target"),),
@@ -161,7 +178,7 @@ SPEC = SkillSpec(
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
-            description="稍后再提醒刚才的提醒", task="推迟提醒", reports_as="reminder.create",
+            description="稍后再提醒刚才的提醒", task="推迟提醒", reports_as="reminder.create", follow=FIRED,
             slots=(SlotSpec("when", SlotType.TIME, "多久以后再提醒你？", required=False),),
         ),
     ),

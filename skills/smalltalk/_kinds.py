@@ -7,7 +7,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "Kind", "kind_of", "reply_for"]
+__all__ = ["CANNOT", "KINDS", "Kind", "kind_of", "reply_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,8 @@ KINDS: tuple[Kind, ...] = (
        "挺好的，随时待命！你呢，今天怎么样？", "我一切都好，谢谢关心～你最近还好吗？"),
     _k("thanks", r"谢|感谢|辛苦了|thank|多亏|感恩", "不客气～有事随时找我。", "不用谢，能帮上忙就好！",
        "客气啦，还有什么需要尽管说。"),
-    _k("bye", r"再见|拜拜|bye|回头聊|下次聊|先这样|晚安|睡了|去睡|下线|走了|撤了",
+    _k("night", r"晚安|睡了|去睡|睡觉了|要睡|困了|眯一会", "晚安，好梦～", "早点休息，晚安😴", "晚安，明天见～"),
+    _k("bye", r"再见|拜拜|bye|回头聊|下次聊|先这样|下线|走了|撤了",
        "好的，回头见～", "拜拜，有需要随时叫我。", "好嘞，祝你一切顺利！"),
     _k("morning", r"早上好|早安|早啊|^早[!！。~～]*$", "早上好！今天有什么安排吗？", "早安～新的一天加油！"),
     _k("greeting", r"^(你好|您好|hi|hello|嗨|哈喽|hey|在吗|在不在|有人吗|中午好|下午好|晚上好|你好呀|你好啊)",
@@ -58,26 +59,30 @@ KINDS: tuple[Kind, ...] = (
     _k("complaint", r"笨|傻|没用|垃圾|太差|听不懂|气死|不靠谱|废物|差劲",
        "抱歉没帮上忙😥 可以换个说法再试试，或者说“帮助”看看我能做什么。", "对不起，是我没理解好。能再说具体一点吗？"),
     _k("laugh", r"^(哈+|嘿+|呵+|嘻+|hh+|lol|笑死|😂+|🤣+)[!！。~～]*$", "哈哈～", "😄", "开心就好～"),
-    _k("ack", r"^(好的?|嗯+|哦+|噢|行|ok|知道了|明白了|收到|了解|对|对的|是的|没错|可以)[啊呀吧嗯!！。~～]*$",
+    _k("ack", r"^(好的?|嗯+|哦+|噢|行|ok|知道了|明白了?|收到|了解了?|懂了|对|对的|是的|没错|可以)[啊呀吧嗯了!！。~～]*$",
        "好的～", "嗯嗯，有需要随时叫我。"),
 )
 
 # A request for something the assistant cannot do (booking, paying, other apps): say so, name what it can.
-_CANNOT = re.compile(
+CANNOT = re.compile(
     r"(订|预订|预定|预约|买|购买|下单|抢)(一?张|个|一个|份)?.{0,8}(票|机票|火车票|高铁|酒店|餐厅|座位|桌|位子|外卖|门票|电影)"
     r"|(转账|付款|支付|充值|缴费|交费|还款|借钱|红包)|(打车|叫车|叫个车|约车|叫辆车)|(点|叫)(个|份)?外卖"
-    r"|(打|拨)(个|一个)?电话|发(个|一条|条)?(短信|微信|邮件)|(导航|带路)到?|(播放|放|来)(一首|首|点)?(歌|音乐)"
+    r"|(打|拨)(个|一个)?电话|发(个|一条|条)?(短信|微信|邮件|朋友圈|微博|抖音|动态)|(导航|带路)到?|(播放|放|来)(一首|首|点)?(歌|音乐)"
+    r"|(回|回复|发)(一?下|个|条)?.{0,4}(消息|信息|群)|(朋友圈|微博|抖音|小红书|淘宝|京东|美团|滴滴).{0,4}(发|点赞|评论|买|下单|叫)"
     r"|(开|关)(一下)?(灯|空调|电视|窗帘)|(翻译|写(一篇|篇|个)?(作文|论文|代码|文章))")
 CANNOT_REPLIES = (f"这个我做不了😅（我没法帮你下单、付款或操作其他应用）。{_OFFER}。",
-                  f"抱歉，这超出我能做的范围了。{_OFFER}，需要的话直接说～")
+                  f"抱歉，这个我没法帮你做，超出我的能力了。{_OFFER}，需要的话直接说～")
 # Something said that is no request at all: a neutral, warm reply (never "beyond my ability").
 NEUTRAL = ("嗯嗯，我在听～还想聊点什么？", "好的～有什么需要随时跟我说。", "明白～要是想安排吃的或者设个提醒，随时叫我。")
 
 
+_EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+")
+
+
 def kind_of(text: str) -> str | None:
     """The kind of small talk ``text`` is, "cannot" for a request the assistant cannot do, else None."""
-    t = text.strip()
-    if _CANNOT.search(t):
+    t = _EMOJI.sub("", text).strip() or text.strip()
+    if CANNOT.search(t):
         return "cannot"
     return next((k.name for k in KINDS if k.pattern.search(t)), None)
 

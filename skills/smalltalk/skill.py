@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, Trigger
+from runtime.skill import UNKNOWN, ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, Trigger
 from runtime.views import ExecView
-from skills.smalltalk._kinds import kind_of, reply_for
+from skills.smalltalk._kinds import CANNOT, kind_of, reply_for
 
 __all__ = ["SPEC", "talk"]
 
@@ -25,6 +25,10 @@ TRIGGERS = (
         "chitchat", "chitchat", order=200,
         pattern=r"^(你好|您好|hi|hello|嗨|哈喽|在吗|在不在|早上好|早安|中午好|下午好|晚上好|晚安|谢谢|谢啦|多谢|感谢|辛苦了|再见|拜拜"
                 r"|哈哈+|嘿嘿|你是谁|你叫什么|你是机器人吗)[！!。.～~？?]*$",
+    ),
+    Trigger(  # a request the assistant cannot do (an app, a payment): said so, before any rule reads a word of it
+        UNKNOWN, "cannot", order=3, pattern=CANNOT.pattern,
+        unless=r"提醒|记得|别忘|叫我|喊我|闹钟|几点|菜谱|做法|怎么做|食材|晚饭",
     ),
     Trigger(
         "chitchat", "chitchat.feelings", order=210,

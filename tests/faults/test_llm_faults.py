@@ -22,7 +22,7 @@ from tests.harness.redis_server import private_url
 pytestmark = pytest.mark.redis
 URL = private_url(8)
 M = MessageFactory()
-VAGUE = ["嗯嗯那个啥你觉得呢", "给我讲个笑话吧", "你说人生有意义吗", "随便聊聊呗"]
+VAGUE = ["嗯嗯那个啥你觉得呢", "你说人生有意义吗", "你觉得猫和狗哪个更可爱", "如果能穿越你想去哪个朝代"]  # chat the small-talk skill does not cover
 WORST_TURN_S = 3.5  # the default model budget (3 s) and the engine's own work
 BOUND_S = WORST_TURN_S + 1.0  # plus the webhook, the queue and the delivery to the fake WeChat API
 
