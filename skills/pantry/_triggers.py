@@ -15,7 +15,7 @@ _FOOD_AT_HOME = r"家里的菜|家里的食材|家里的东西|吃的|菜|食材
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(  # what is at home: a place or a store of food, and a question of what or how much is there
         "pantry.view", "pantry.view", order=80,
-        pattern=rf"(?:{_STORE}).{{0,6}}?(?:{_WHAT})|(?:{_SEE})(?:一下)?(?:我|我家|我们家)?的?(?:{_STORE})"
+        pattern=rf"(?:{_STORE}).{{0,6}}?(?:{_WHAT})|(?:{_STORE})(?:里)?的?(?:清单|列表|明细|情况)$|(?:{_SEE})(?:一下)?(?:我|我家|我们家)?的?(?:{_STORE})"
                 rf"|^(?:{_FOOD_AT_HOME})(?:还)?(?:有|剩|剩下)(?:些|点)?(?:什么|啥|哪些)",
         unless=r"能做|可以做|做什么|做啥|怎么做|吃什么|吃啥|买什么|买啥|提醒|天气|几个人|预算",
     ),

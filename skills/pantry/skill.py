@@ -29,7 +29,7 @@ from skills.pantry._parse import PantryChange, parse_pantry, to_grams
 from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
 
-__all__ = ["SPEC", "describe_change", "pantry_grams", "read_pantry"]
+__all__ = ["EVERYTHING", "SPEC", "describe_change", "pantry_grams", "read_pantry"]
 
 
 def _qty(quantity: float | None, unit: str) -> str:
@@ -43,6 +43,8 @@ def _qty(quantity: float | None, unit: str) -> str:
 def describe_change(change: Mapping[str, Any]) -> str:
     """One change in words: 鸡蛋 6个 / 排骨 +2斤 / 鸡蛋 用完了."""
     name, op, quantity, unit = change["name"], change["op"], change.get("quantity"), change.get("unit") or ""
+    if name == EVERYTHING:
+        return "全部食材用完了（冰箱清空）"
     if op == "set" and quantity == 0:
         return f"{name}用完了"
     if op == "sub":
@@ -109,6 +111,24 @@ def _restore(session: Session, user: str, msg_id: str, held: Mapping[str, Any]) 
         session.add(row)
 
 
+EVERYTHING = "全部食材"
+_CLEAR = re.compile(r"(?:冰箱|家里|库存|存货|囤货|食材)[^，,。]{0,6}?(?:清空|空了|都扔了|全扔了|都吃完了|全吃完了|都用完了|全用完了|"
+                    r"吃光了|用光了|啥都没了|什么都没了)|清空(?:一下)?(?:冰箱|库存|食材)")
+
+
+def _expanded(session: Session, user: str, changes: list[PantryChange]) -> list[PantryChange]:
+    """``changes`` with "everything is used up" made into one change per stocked item."""
+    out: list[PantryChange] = []
+    for change in changes:
+        if change["name"] != EVERYTHING:
+            out.append(change)
+            continue
+        rows = session.exec(select(PantryItem).where(PantryItem.user_id == user)).all()
+        out += [{"name": r.name, "op": "set", "quantity": 0.0, "unit": "个" if r.unit == "若干" else r.unit}
+                for r in rows if r.quantity > 0 or r.unit == "若干"]
+    return out
+
+
 def _record(view: ExecView, services: Any, changes: list[PantryChange],
             restore: Mapping[str, Any] | None = None) -> tuple[bool, dict[str, Any], dict[str, str]]:
     """Apply ``changes`` once per message (after putting back ``restore``): (applied now, what the
@@ -120,7 +140,7 @@ def _record(view: ExecView, services: Any, changes: list[PantryChange],
         if restore:
             _restore(session, view.user, view.msg_id, restore)
             session.flush()
-        for change in changes:
+        for change in _expanded(session, view.user, changes):
             row = _row(session, view.user, change["name"])
             held.setdefault(change["name"], [row.quantity, row.unit] if row is not None else None)
             _apply(session, view.user, view.msg_id, change)
@@ -187,6 +207,11 @@ def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> Ski
         return SkillResult(f"{row.name}{said}。", dto={"item": item, "has": True},
                            entities=(Entity("ingredient", row.name, row.name, {"quantity": row.quantity, "unit": row.unit}),))
     if not rows:
+        with Session(services.db) as session:
+            ever = session.exec(select(PantryItem.id).where(PantryItem.user_id == view.user)).first() is not None
+        if ever:
+            return SkillResult("冰箱记录里现在没有食材了，之前记的都用完了。买了东西跟我说一声，比如“买了鸡蛋6个”。",
+                               dto={"items": []})
         return SkillResult("你还没记过家里有什么食材。可以说“冰箱里有鸡蛋6个、西红柿4个”。",
                            dto={"items": []})
     items = [f"{r.name} {_qty(r.quantity, r.unit)}" for r in rows]
@@ -228,7 +253,10 @@ def _confirm(params: Mapping[str, Any]) -> str:
 
 
 def _extract_items(text: str) -> list[PantryChange] | None:
-    return parse_pantry(text) or None
+    found = parse_pantry(text)
+    if not found and _CLEAR.search(text):  # "冰箱清空了" / "家里的菜都吃完了": everything at once
+        return [{"name": EVERYTHING, "op": "set", "quantity": 0.0, "unit": ""}]
+    return found or None
 
 
 SPEC = SkillSpec(
@@ -236,7 +264,7 @@ SPEC = SkillSpec(
     name="pantry",
     description="家里现有食材（冰箱库存）",
     help="冰箱：比如“冰箱里有鸡蛋6个”“冰箱里还有什么”",
-    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
+    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
                                      "家里的食材", "家里的东西", "储物柜"),
                           ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
                            (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),

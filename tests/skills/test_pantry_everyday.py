@@ -64,3 +64,15 @@ def test_an_answer_naming_no_food_is_asked_again() -> None:
     slot = pantry.SPEC.actions[0].slot("items")
     assert slot is not None and slot.check is not None
     assert slot.check("看看我的库存") is not None and slot.check("鸡蛋6个") is None
+
+
+def test_everything_used_up_at_once(services: Services, make_view: View) -> None:
+    items = pantry.SPEC.actions[0].slot("items")
+    assert items is not None and items.extract is not None
+    cleared = items.extract("冰箱里的菜都吃完了")
+    assert cleared == [{"name": pantry.EVERYTHING, "op": "set", "quantity": 0.0, "unit": ""}]
+    assert items.extract("鸡蛋吃完了") == [{"name": "鸡蛋", "op": "set", "quantity": 0.0, "unit": "个"}]
+    pantry.update(make_view(msg_id="c1"), {"items": parse_pantry("冰箱里有鸡蛋6个和两斤排骨")}, services)
+    done = pantry.update(make_view(msg_id="c2"), {"items": cleared}, services)
+    assert "冰箱清空" in done.reply and pantry.read_pantry(services.db, "u1") == []
+    assert "都用完了" in pantry.view_pantry(make_view(), {}, services).reply
