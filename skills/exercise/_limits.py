@@ -124,8 +124,12 @@ def extract_days(text: str) -> list[int] | None:
 
 
 def describe_days(days: Iterable[int]) -> str:
-    """"只在周六、周日练"."""
-    return "只在" + "、".join(f"周{'一二三四五六日'[d]}" for d in sorted(days)) + "练"
+    """"只在周六、周日练", or, when most days are free, "周三、周五不安排"."""
+    free = sorted(set(days))
+    names = "一二三四五六日"
+    if len(free) >= 4:
+        return "、".join(f"周{names[d]}" for d in range(7) if d not in free) + "不安排"
+    return "只在" + "、".join(f"周{names[d]}" for d in free) + "练"
 
 
 _ADD = re.compile(r"(?:想|要|再|多|能不能|可以)?(?:加|添|增加|多安排|多练|多来|多做|安排|练练|练)(?:点|些|一点|一些|个|一次|一天|上)?"

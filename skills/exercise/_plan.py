@@ -80,7 +80,7 @@ def _spread(free: Sequence[int], count: int) -> list[int]:
     if count >= len(free):
         return list(free)
     step = len(free) / count
-    return [free[int(i * step)] for i in range(count)]
+    return sorted({free[min(len(free) - 1, round(i * step))] for i in range(count)})
 
 
 def _substitute(activity: str, avoid: set[str], used: set[str]) -> str | None:

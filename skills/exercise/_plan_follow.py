@@ -53,9 +53,15 @@ def _minutes(params: Params, m: re.Match[str], entity: Entity | None, shown: Par
 
 
 def _level(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """One level harder or easier; easier than the easiest level is shorter sessions."""
     now = shown.get("level") or params.get("level")
     level = shift_level(str(now) if now else None, 1 if m.group("up") else -1)
-    return {**params, "level": level} if level != now else None
+    if level != now:
+        return {**params, "level": level}
+    minutes = float(shown.get("minutes") or params.get("minutes") or 30)
+    if m.group("down") and minutes > 15:
+        return {**params, "minutes": float(max(15, round(minutes * 0.7 / 5) * 5))}
+    return None
 
 
 def _goal(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
