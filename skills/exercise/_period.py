@@ -135,5 +135,7 @@ def resolve_period(said: str, today: date) -> Period | None:
     m = re.fullmatch(r"最近(\d{1,4})天", said)
     if m:
         days = max(1, min(int(m.group(1)), 3660))
-        return Period(today - timedelta(days=days - 1), today, said)
+        name = {182: "最近半年", 365: "最近一年"}.get(days) or (f"最近{days // 30}个月" if days >= 60 and days % 30 == 0
+                                                           else said)
+        return Period(today - timedelta(days=days - 1), today, name)
     return None

@@ -227,12 +227,39 @@ def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None
     return {"item": entity.name} if entity is not None and entity.kind == "ingredient" else None
 
 
-# "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left (a question about the
-# shown result, declared as a modifier of the listing because the item is usually named)
+def _changed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+             shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"刚才用了一根胡萝卜" / "鸡蛋还剩3个" right after the pantry was shown: that change to it."""
+    items = parse_pantry(m.string)
+    return {"items": items} if items else None
+
+
+def _cook_these(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+                shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"用这些做个菜吧" right after the pantry was shown: recipes with what was shown."""
+    names = [str(n) for n in shown.get("ingredients") or []]
+    return {"dish": f"有{'和'.join(names[:4])}能做什么"} if names else None
+
+
+def _cook_one(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"第二样能做什么" / "排骨怎么吃": recipes with the one item shown."""
+    return {"dish": f"{entity.name}能做什么"} if entity is not None and entity.kind == "ingredient" else None
+
+
+_COOK = r"(?:(?:能|可以|可)?(?:做|弄|烧|炒|煮|炖)(?:个|点|些|一道|几道)?(?:什么|啥|哪些)?(?:菜|吃的|饭|好吃的)?|怎么吃|咋吃)"
+# "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left; "用了一根胡萝卜": a change to
+# what was shown; "用这些做个菜吧": recipes with what was shown (the listing's items are what "这些" means)
 VIEW_FOLLOW_UPS = FollowUps(
-    modifiers=(Modifier("how much is left",
-                        r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|还剩(?:多少|几)?|剩多少",
-                        _how_much, entity=True),),
+    modifiers=(
+        Modifier("how much is left", r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|剩多少",
+                 _how_much, entity=True),
+        Modifier("stock changed", r"用了|用掉了?|吃了|吃掉了?|[用吃]完了?|[用吃]光了?|没了|没有了|坏了|扔了|买了|又买了?|新买了?|"
+                                  r"添了|囤了|还有|还剩|剩下", _changed, intent="pantry.update"),
+        Modifier("cook with these", rf"(?:用|拿|就用|就拿)?(?:这些|这几样|这几个|上面这些|它们|这些东西|这些菜)(?:都)?{_COOK}",
+                 _cook_these, intent="recipe.query"),
+        Modifier("cook with one", _COOK, _cook_one, intent="recipe.query", entity=True),
+    ),
 )
 
 
