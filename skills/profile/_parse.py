@@ -36,11 +36,11 @@ def _num(text: str) -> float | None:
 
 
 def parse_goal(text: str) -> str | None:
-    """The canonical goal (减脂/增肌/控糖/保持) named in ``text``."""
+    """The canonical goal (减脂/增肌/控糖/保持) named in ``text`` (a bare 保持 only when it says 目标)."""
     for goal, words in _GOAL_WORDS:
         if any(w in text for w in words):
             return goal
-    return None
+    return "保持" if "目标" in text and "保持" in text else None
 
 
 def extract_goal(text: str) -> str | None:
@@ -122,9 +122,18 @@ def _normalised(said: list[str] | None, template: str) -> list[str] | None:
     return out or None
 
 
+_VEGETARIAN = re.compile(r"吃素|素食|茹素|吃斋|纯素|全素")
+_STANDING = r"(?:以后|今后|平时|往后)(?:都|也)?(?:别|不要)(?:再)?(?:给我)?(?:安排|放|做|加|准备)?"
+
+
 def extract_dislikes(text: str) -> list[str] | None:
-    """Foods the user does not eat: 我不吃香菜和葱 → [香菜, 葱]; 我不吃辣的东西 → [辣]."""
-    return _normalised(_food_words(text, r"(?:不吃|不爱吃|不喜欢吃|不能吃|忌口)([^，,。；;！!]{1,20})"), "不吃{}")
+    """Foods the user does not eat: 我不吃香菜和葱 → [香菜, 葱]; 我不吃辣的东西 → [辣]; 我吃素 → [素食];
+    以后别给我安排辣的 → [辣]."""
+    said = _food_words(text, rf"(?:不吃|不爱吃|不喜欢吃|不能吃|吃不了|忌口|{_STANDING})([^，,。；;！!]{{1,20}})")
+    found = _normalised(said, "不吃{}") or []
+    if _VEGETARIAN.search(text):
+        found += [x for x in parse_restrictions(_VEGETARIAN.search(text).group()) or [] if x not in found]  # type: ignore[union-attr]
+    return found or None
 
 
 def extract_allergies(text: str) -> list[str] | None:

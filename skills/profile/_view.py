@@ -14,14 +14,15 @@ from skills.store import get_profile
 __all__ = ["bmi_text", "extract_aspect", "profile_dto", "view_profile"]
 
 # what a question about the profile asks after (the first that matches wins)
-_ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
+_ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
             ("height_cm", r"多高|身高|个子"), ("goal", r"目标"), ("city", r"城市|住哪|住在哪"),
             ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"))
 
 
 def extract_aspect(text: str) -> str | None:
-    """The one field a question about the profile asks after; None for the whole profile."""
-    return next((name for name, words in _ASPECTS if re.search(words, text)), None)
+    """The one field a question about the profile asks after; None for the whole profile (or several fields)."""
+    asked = [name for name, words in _ASPECTS if re.search(words, text)]
+    return asked[0] if len(asked) == 1 else None
 
 
 def bmi_text(height_cm: float | None, weight_kg: float | None) -> str | None:
@@ -52,7 +53,10 @@ def _said(dto: Mapping[str, Any]) -> str:
     if dto.get("city"):
         parts.append(f"常住城市{dto['city']}")
     if dto.get("dislikes"):
-        parts.append("不吃" + "、".join(dto["dislikes"]))
+        veg = {"素食": "吃素", "纯素": "吃纯素"}
+        parts += [veg[d] for d in dto["dislikes"] if d in veg]
+        if foods := [d for d in dto["dislikes"] if d not in veg]:
+            parts.append("不吃" + "、".join(foods))
     if dto.get("allergies"):
         parts.append("对" + "、".join(dto["allergies"]) + "过敏")
     return "，".join(parts)

@@ -34,6 +34,7 @@ __all__ = ["SPEC", "bmi_text", "normalise_update", "update", "view_profile"]
 _FIELDS = ("goal", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
 _RULES_OUT = {name: foods for name, _, foods in CONDITIONS}
 _LENIENT = {"height_cm": "height", "weight_kg": "weight"}
+_VEG = {"素食": "吃素", "纯素": "吃纯素（不吃蛋奶）"}  # kept among the dislikes, said as what the person eats
 
 
 def _list(value: Any) -> list[str]:
@@ -98,7 +99,9 @@ def _describe(changes: Mapping[str, Any]) -> str:
         elif name == "conditions":
             parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" for c in value]
         elif name == "dislikes" and (rest := [v for v in value if v not in ruled]):
-            parts.append("不吃" + "、".join(rest))
+            parts += [_VEG[v] for v in rest if v in _VEG]
+            if foods := [v for v in rest if v not in _VEG]:
+                parts.append("不吃" + "、".join(foods))
         elif name == "allergies":
             parts.append("对" + "、".join(value) + "过敏")
     return "，".join(parts)

@@ -33,6 +33,8 @@ def _said(text: str) -> dict[str, object]:
     ("身高一米七二", {"height_cm": 172.0}), ("身高更新为172", {"height_cm": 172.0}), ("目标改成增肌", {"goal": "增肌"}),
     ("我想减到一百二十斤", {"goal": "减脂"}), ("我不吃辣的东西", {"dislikes": ["辣"]}),
     ("我有痛风", {"conditions": ["痛风"]}), ("更新一下我的身高", {"field": "height_cm"}),
+    ("我吃素", {"dislikes": ["素食"]}), ("以后别给我安排辣的", {"dislikes": ["辣"]}), ("我不能吃海鲜", {"dislikes": ["海鲜"]}),
+    ("帮我把目标改成保持", {"goal": "保持"}), ("我海鲜过敏", {"allergies": ["海鲜"]}),
     ("我的目标是减脂，身高165，体重60", {"goal": "减脂", "height_cm": 165.0, "weight_kg": 60.0}),
 ])
 def test_exactly_what_was_said_is_read(text: str, expected: dict[str, object]) -> None:
@@ -56,6 +58,7 @@ def test_a_condition_is_echoed_by_what_it_rules_out(services: Services, make_vie
     done = profile.update(make_view(msg_id="c1"), {"conditions": ["痛风"]}, services)
     assert "痛风" in done.reply and "海鲜" in done.reply
     assert "海鲜" in profile.view_profile(make_view(), {}, services).reply
+    assert UPDATE.confirm_text({"dislikes": ["素食"]}) == "确认把资料更新为：吃素吗？"
 
 
 def test_the_field_named_is_asked_and_its_bare_answer_read() -> None:
@@ -72,7 +75,8 @@ def test_the_field_named_is_asked_and_its_bare_answer_read() -> None:
 
 
 @pytest.mark.parametrize(("text", "aspect"), [("我多重来着", "weight_kg"), ("我的BMI多少", "bmi"), ("我身高多少来着", "height_cm"),
-                                              ("我的目标是啥", "goal"), ("看下我的资料", None), ("我住哪来着", "city")])
+                                              ("我的目标是啥", "goal"), ("看下我的资料", None), ("我住哪来着", "city"),
+                                              ("我胖吗", "bmi"), ("我身高体重多少", None)])
 def test_the_aspect_asked(text: str, aspect: str | None) -> None:
     assert extract_aspect(text) == aspect
 
