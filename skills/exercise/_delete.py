@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from runtime.skill import Choice, SkillResult
 from runtime.views import ExecView
+from skills.exercise._log import log
 from skills.exercise._met import find_activity
 from skills.models import ExerciseLog
 from skills.store import apply_once
@@ -109,8 +110,6 @@ def delete_log(view: ExecView, params: Mapping[str, Any], services: Any) -> Skil
 
 def amend_log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """"不对，是25分钟" right after a workout was logged: the corrected record replaces that one."""
-    from skills.exercise.skill import log
-
     result = log(view, params, services)
     replaced = params.get("replaces")
     if not result.ok or not isinstance(replaced, int) or result.data.get("ref") == replaced:

@@ -21,6 +21,7 @@ __all__ = ["confirm_log", "corrected_log", "how_long", "log", "num", "weight_of"
 
 
 def num(value: Any) -> float | None:
+    """A positive number from a slot value, else None."""
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None
 
 
@@ -30,6 +31,7 @@ def _activity(params: Mapping[str, Any]) -> str | None:
 
 
 def weight_of(services: Any, user: str) -> tuple[float, bool]:
+    """The weight energy is estimated with: the profile's, else the default (and True: assumed)."""
     profile = get_profile(services.db, user)
     if profile is not None and profile.weight_kg:
         return float(profile.weight_kg), False
