@@ -25,7 +25,7 @@ _DAY = re.compile(
     r"|(?P<today>今天|今日|今儿|今早|今晚|今夜)"
     rf"|(?P<ago>{_N})\s*天(?:以)?前"
     rf"|(?P<week>上上|上|这|本)?(?:个|一)?{_WEEK}(?P<wd>[一二三四五六日天末])(?<!一(?=共|起|直|般|些|样))"
-    rf"|(?:(?P<month>{_N})\s*月\s*)?(?P<mday>{_N})\s*[号日](?![子常])")
+    rf"|(?:(?P<lastmonth>上个?月)|(?P<month>{_N})\s*月\s*)?(?P<mday>{_N})\s*[号日](?![子常])")
 # the time of day, maybe with its clock hour: 早上7点 / 晚上8点半 / 下午三点 / 7点
 _PART = r"凌晨|清晨|早上|早晨|一早|早|上午|中午|下午|傍晚|晚上|夜里|半夜|晚"
 _TIME = re.compile(rf"(?P<part>{_PART})?\s*(?:(?P<hour>{_N})\s*[点:：](?P<half>半)?(?:(?P<minute>\d{{1,2}})\s*分?)?)?")
@@ -84,7 +84,7 @@ def extract_day(text: str) -> str | None:
             month, mday = _number(day.group("month")), _number(day.group("mday"))
             if not mday or not 1 <= mday <= 31 or (month is not None and not 1 <= month <= 12):
                 return None
-            name = f"{month}月{mday}日" if month else f"{mday}号"
+            name = f"{month}月{mday}日" if month else f"上个月{mday}号" if day.group("lastmonth") else f"{mday}号"
         else:
             name = _DAY_NAME.get(word, word)
     if time is not None:
@@ -121,6 +121,9 @@ def _day(said: str, today: date) -> tuple[date, bool] | None:
             day -= timedelta(days=7)
         return day, day > today
     mday, month = _number(m.group("mday")) or 1, _number(m.group("month"))
+    if m.group("lastmonth"):
+        last = today.replace(day=1) - timedelta(days=1)
+        return _past_date(last, last.month, mday) if mday <= last.day else None
     return _past_date(today, month, mday)
 
 
