@@ -40,6 +40,8 @@ def _unsupported(engine: Engine, turn: TurnState, match: Match, view: RouterView
 
 
 def _help(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    talk = engine.registry.fallback()  # what-can-you-do is small talk about the bot itself
+    turn.trace.intent = talk[1].intent if talk is not None else turn.trace.intent
     turn.say(texts.help_text(engine.registry))
     repeat_pending(turn)
 
@@ -67,8 +69,10 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
 
 def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
-    if engine.dialogue.resume(turn):
+    if ctx.active is None and engine.dialogue.resume(turn):
         return
+    if ctx.active is not None:
+        turn.trace.intent, turn.trace.skill = ctx.active.intent, ctx.active.skill
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(ctx.active.expected_input.question)
     elif ctx.pending_confirmation is not None:
@@ -232,9 +236,21 @@ def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapp
     return engine.dialogue.start(turn, intent, text, dict(params))
 
 
+def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
+    parts = [str(p) for p in match.params.get("parts") or ()]
+    for n, text in enumerate(parts):
+        ctx = turn.ctx
+        if n and (ctx.active is not None or ctx.pending_confirmation is not None or ctx.clarification is not None):
+            ctx.queued = parts[n:] + ctx.queued
+            return
+        engine.run_part(turn, text, n)
+
+
 _HANDLERS = {
     Kind.WELCOME: _welcome, Kind.GOODBYE: _goodbye, Kind.UNSUPPORTED: _unsupported, Kind.HELP: _help,
     Kind.CANCEL: _cancel, Kind.CONTINUE: _continue, Kind.CONFIRM: _confirm, Kind.RESET: _reset,
     Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: follow_up, Kind.REFER: refer, Kind.INVALID: _invalid,
     Kind.CHOICE: _choice, Kind.CLARIFY: _clarify, Kind.INTENT: _intent, Kind.UNKNOWN: unknown, Kind.CHITCHAT: unknown,
+    Kind.COMPOUND: _compound,
 }

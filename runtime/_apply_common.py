@@ -22,6 +22,9 @@ class Engine(Protocol):
     writes: frozenset[str]
     cascade: Any
 
+    def run_part(self, turn: TurnState, text: str, part: int) -> None:
+        """Decide and carry out ``text`` as one request of the turn's message (its ``part``-th)."""
+
 
 MAX_REPEATS = 2
 

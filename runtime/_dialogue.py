@@ -158,11 +158,14 @@ class Dialogue:
         view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
                               params=session.params)
         try:
-            return slot.lookup(view, view.params, self.services)
+            found = slot.lookup(view, view.params, self.services)
         except Exception as exc:  # a lookup is a courtesy: its failure must not lose the turn
             log.exception("lookup of %s.%s failed", session.skill, slot.name)
             turn.trace.errors.append(f"lookup {session.skill}.{slot.name}: {type(exc).__name__}: {exc}"[:300])
             return None
+        if found is not None and found.entities:  # the list to pick from is what the answer refers to
+            self._show(turn, session.skill, session.action, session.intent, session.params, found)
+        return found
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
              question: str | None = None) -> None:
@@ -221,13 +224,20 @@ class Dialogue:
                 text=turn.inbound.text, question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
         if (result.ok or result.asks) and not action.fallback:  # small talk leaves the focus where it was
-            turn.ctx.show(Focus(
-                skill=skill, action=action.name, intent=action.intent, params=plain(params), at=turn.now,
-                ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
-                entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+            self._show(turn, skill, action.name, action.intent, params, result)
             if not (action.read_only or action.repeatable):
                 turn.ctx.earlier.clear()  # a record changed: what was shown before it may no longer hold
         return result
+
+    @staticmethod
+    def _show(turn: TurnState, skill: str, action: str, intent: str, params: dict[str, Any],
+              result: SkillResult) -> None:
+        """``result`` becomes the focus: what ran, with which params, and what it showed."""
+        turn.ctx.show(Focus(
+            skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
+            ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
+            entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+        turn.focus = turn.ctx.focus
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""

@@ -149,6 +149,7 @@ class ConversationRuntimeContext(BaseModel):
     clarification: Clarification | None = None
     focus: Focus | None = None
     earlier: list[Focus] = Field(default_factory=list)  # the results before it, newest first (a few)
+    queued: list[str] = Field(default_factory=list)  # requests of one message still to carry out, in order
     recent: list[RecentMessage] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
     processed: list[ProcessedTurn] = Field(default_factory=list)

@@ -147,6 +147,7 @@ class Engine:
         trace.stage, trace.intent, trace.confidence = match.stage, match.intent, match.confidence
         trace.detail = match.detail
         apply_match(self, turn, match, view, summary)
+        self._carry_on(turn)
         metered = turn.llm
         if metered is not None and metered.llm_calls:
             trace.llm_calls = metered.llm_calls
@@ -162,6 +163,28 @@ class Engine:
         ctx.updated_at = now
         trace.state_after = snapshot(ctx, self.registry)
         return turn
+
+    def run_part(self, turn: TurnState, text: str, part: int) -> None:
+        """Decide and carry out ``text`` as the ``part``-th request of the turn's message (a write of a part
+        is keyed by the message id and the part, so a retried message repeats nothing)."""
+        whole = turn.inbound
+        turn.inbound = whole.model_copy(update={"text": text, "msg_id": whole.msg_id if not part
+                                                else f"{whole.msg_id}:{part}"})
+        try:
+            decided = self._turn_input(turn)
+            match = self.cascade.decide(decided)
+            if part:
+                turn.trace.detail += f"; then {match.intent}"
+            apply_match(self, turn, match, decided.view, decided.summary)
+        finally:
+            turn.inbound = whole
+
+    def _carry_on(self, turn: TurnState) -> None:
+        """Requests of an earlier message that waited for an answer: carried out once nothing waits."""
+        ctx, part = turn.ctx, 100
+        while ctx.queued and ctx.active is None and ctx.pending_confirmation is None and ctx.clarification is None:
+            part += 1
+            self.run_part(turn, ctx.queued.pop(0), part)
 
     def _turn_input(self, turn: TurnState) -> TurnInput:
         """The frozen views of the turn and the shape of its conversation (DESIGN §3.5)."""

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
+from runtime._slots import extract_all, missing_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
+from runtime.cascade.compound import CompoundStage
 from runtime.cascade.confirmation import ConfirmationStage
 from runtime.cascade.control import ControlStage
 from runtime.cascade.domain import DomainStage
@@ -29,6 +32,7 @@ from runtime.llm import LLM
 from runtime.llm.routing import labels_from_registry
 from runtime.skill import UNKNOWN, SkillRegistry
 from runtime.turn import Stage
+from runtime.views import ModelSummary, RouterView
 
 __all__ = ["Cascade", "Kind", "Match", "TurnInput"]
 
@@ -57,6 +61,8 @@ class Cascade:
                                              small_talk=self.small_talk)
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
+        self.compound = CompoundStage(self._read_piece, self._takes, self._complete, self.read_only,
+                                      registry.write_intents())
         self._object_words = [o.pattern for o in registry.objects]
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
@@ -65,6 +71,7 @@ class Cascade:
             ("expected_input", self.expected.match),
             ("confirmation", self.confirmation.match),
             ("focus", self.focus.match),
+            ("compound", self.compound.match),
             ("rules", lambda t: self._mixed(t, self.rules.match(t.view))),
             ("domain", lambda t: self._mixed(t, self.domain.match(t))),
             ("intent_model", self._intent_model),
@@ -99,10 +106,40 @@ class Cascade:
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         found = self._mixed(turn, self.intent_model.match(turn.view))
+        if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
+                and not self._small_talk_said(turn):
+            return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
+
         if (found is not None and found.kind is Kind.CHITCHAT and self.llm_router.applies(turn.view)
                 and any(p.search(turn.text) for p in self._object_words)):
             return None  # chat that names a task ("晚饭的事你看着办吧"): the router may see a request in it
         return found
+
+    def _read_piece(self, text: str) -> str | None:
+        """The intent one piece of a message asks for by itself (a rule, or operation × object), if any."""
+        found = self.rules.classify(text)
+        if found is not None:
+            return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
+        view = RouterView(text=text, origin="text")
+        domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
+        return domain.intent if domain is not None and domain.kind is Kind.INTENT else None
+
+    def _takes(self, intent: str, words: str) -> bool:
+        """Whether ``intent``'s action finds a value of one of its typed or declared slots in ``words``."""
+        found = self.registry.for_intent(intent)
+        return found is not None and bool(extract_all(found[1], words, datetime.now().astimezone()))
+
+    def _complete(self, intent: str, words: str) -> bool:
+        """Whether ``words`` give ``intent`` everything it needs."""
+        found = self.registry.for_intent(intent)
+        if found is None:
+            return False
+        return not missing_slots(found[1], extract_all(found[1], words, datetime.now().astimezone()), [])
+
+    def _small_talk_said(self, turn: TurnInput) -> bool:
+        """Whether the small-talk skill recognises the message (thanks, a greeting, a mood…)."""
+        talk = self.registry.fallback()
+        return talk is not None and bool(extract_all(talk[1], turn.text, turn.now))
 
     def _llm_router(self, turn: TurnInput) -> Match | None:
         if not self.llm_router.applies(turn.view):

@@ -62,7 +62,10 @@ def _by_name(text: str, entities: list[FocusEntity], *, single: bool) -> Picked 
     ``single``, one character found in that entity's name alone and meaning something: 那个鱼 → 清蒸鲈鱼)."""
     best: list[tuple[int, int, Span]] = []  # (length, position, span)
     for position, entity in enumerate(entities, 1):
-        run = _longest_common(text, entity.name)
+        aka = entity.attrs.get("aka")
+        names = [entity.name, *(str(aka).split() if aka else ())]  # other words that name it ("早上")
+        runs = [r for n in names if (r := _longest_common(text, n)) is not None]
+        run = max(runs, key=lambda r: r[1] - r[0], default=None)
         if run is not None:
             best.append((run[1] - run[0], position, run))
     if best:
@@ -73,11 +76,15 @@ def _by_name(text: str, entities: list[FocusEntity], *, single: bool) -> Picked 
             return Picked(entities[position - 1], position, (span,), "name")
         if top == 1 and single:
             singles = [(p, s) for _, p, s in winners if _meaningful(text[s[0]:s[1]])
-                       and sum(text[s[0]:s[1]] in e.name for e in entities) == 1]
+                       and sum(text[s[0]:s[1]] in _names(e) for e in entities) == 1]
             if len({p for p, _ in singles}) == 1:
                 position, span = singles[0]
                 return Picked(entities[position - 1], position, (span,), "name")
     return None
+
+
+def _names(entity: FocusEntity) -> str:
+    return f"{entity.name} {entity.attrs.get('aka') or ''}"
 
 
 def _meaningful(char: str) -> bool:

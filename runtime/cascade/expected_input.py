@@ -15,12 +15,14 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
+from runtime.cascade._pick import pick
 from runtime.cascade._reading import answer_value, named_slots, spare_text
 from runtime.cascade.rules import RuleRouter
-from runtime.lexicon import is_elliptical_question
+from runtime.lexicon import explained, is_elliptical_question
 from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
@@ -87,6 +89,28 @@ class ExpectedInputStage:
                     return found[0], clause, rest
         return None
 
+    def _picked(self, turn: TurnInput) -> object | None:
+        """The value of an awaited field that takes one shown entity, when the message picks one."""
+        field, focus = turn.view.expected_field, turn.focus
+        if focus is None or not focus.entities or turn.session is None:
+            return None
+        kinds = {e.kind for e in focus.entities}
+        if not any(o.pick == field and o.name in kinds and turn.session.intent in {i for _, i in o.ops}
+                   for o in self._registry.objects):
+            return None
+        found = pick(turn.text, focus.entities)
+        if found is None or not explained(turn.text, list(found.spans), slack=1):
+            return None
+        return found.entity.ref if found.entity.ref is not None else found.entity.name
+
+    def _answers_more(self, text: str, parse: Callable[[str], object]) -> bool:
+        """Whether the awaited field explains more of ``text`` than the rule that would take it elsewhere:
+        "有人不吃香菜，别的没了" answers "有什么忌口" (the pantry's "没了" explains two characters of it)."""
+        span = self._rules.said_by(text)
+        if span is None or parse(text) is None:
+            return False
+        return (span[1] - span[0]) * 3 < len(text)
+
     def why_not(self, view: RouterView) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
         text = view.text.strip()
@@ -118,6 +142,10 @@ class ExpectedInputStage:
         if view.expected_type not in _FREE_TYPES and _ADVICE.search(text) and not any(ch.isdigit() for ch in text):
             return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", params={"advice": True},
                          detail=f"asks what {view.expected_field} to choose")  # 你推荐多少预算合适
+        picked = self._picked(turn)
+        if picked is not None:  # "早上那个" while asked which one: the one shown that it names
+            return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown", params={"value": picked},
+                         detail=f"field {view.expected_field}: picked from what was shown")
         strict = named_slots(registry, session, text, now)
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):
@@ -134,7 +162,7 @@ class ExpectedInputStage:
                 also, also_text = found[0], clause
                 break
         if view.expected_type in _FREE_TYPES and routed and routed[0] not in (view.active_intent, UNKNOWN) \
-                and also is None:
+                and also is None and not self._answers_more(text, parse):
             return None  # a request in its own right, not free-text content
         rest = [c for c in clauses if c != also_text] if also else clauses
         value = parse("，".join(rest)) if rest else None

@@ -51,6 +51,7 @@ __all__ = ["FocusStage"]
 _UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
                    r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
                    r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
+_DEIXIS = re.compile(r"那个|这个|那条|这条|那件|这件")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 _UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
 CONFIDENCE = 0.9
@@ -142,13 +143,14 @@ class FocusStage:
                 if self._explains(text, spans) or self._inert(unexplained(text, list(spans))):
                     return _Candidate(rule.intent or focus.intent, built, spans, f"{rule.name}")
                 continue  # what else the message says is a request of its own
-            elif any(not _inside(v, spans) for v in values) or not explained(text, list(spans), slack=1):
+            elif any(not _inside(v, spans) for v in values) or not self._explains(text, spans, strict=True):
                 continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
             if self._explains(text, spans):
                 return _Candidate(self._intent_of(rule, focus), built, spans, f"{rule.name}")
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
-        return chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
+        return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
+                or self._operation_on_words(text, focus))
 
     def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
         """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
@@ -166,6 +168,29 @@ class FocusStage:
                 intent = intents.pop()
                 params = dict(focus.params) if intent == focus.intent else {}
                 return _Candidate(intent, params, tuple(s for _, s in ops), f"{op.value} of what was shown")
+        return None
+
+    def _operation_on_words(self, text: str, focus: Focus) -> _Candidate | None:
+        """An operation and a few words naming one thing of the kind just shown ("打疫苗那个取消吧" after
+        the reminders): that thing, by those words (the skill looks them up, or asks which)."""
+        found = self._registry.for_intent(focus.intent)
+        if found is None or self._rules.classify(text) is not None \
+                or any(o.pattern.search(text) for o in self._registry.objects):
+            return None  # a request in its own words ("取消所有提醒") is the rules' to read
+        for a, b in clauses(text):  # the clause that says what to do ("…取消吧", not "改时间了")
+            clause = text[a:b]
+            ops = operations(clause)
+            if len(ops) != 1:
+                continue
+            op, span = ops[0]
+            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
+            if not 2 <= len(words) <= 8:
+                continue
+            for obj in found[0].objects:
+                intent = obj.intent_for(op)
+                if intent is not None and obj.pick and intent in self._takes(obj):
+                    return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
+                                      f"{op.value} of 「{words}」")
         return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
@@ -208,13 +233,18 @@ class FocusStage:
             return None
         return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
 
-    def _explains(self, text: str, spans: tuple[Span, ...]) -> bool:
-        """Whether ``spans`` explain the message: all of it but a little, or every clause but those that ask
-        for nothing ("再多一个素菜，怕他吃不饱": the second clause says why, not what)."""
-        if explained(text, list(spans), slack=_slack(text)):
+    def _explains(self, text: str, spans: tuple[Span, ...], *, strict: bool = False) -> bool:
+        """Whether ``spans`` explain the message: all of it but a little (``strict``: one character), or
+        every clause but those that ask for nothing ("再多一个素菜，怕他吃不饱": the second clause says why,
+        not what; "行 就这样 要买些啥": the first one agrees)."""
+        def slack(part: str) -> int:
+            return 1 if strict else _slack(part)
+
+        if explained(text, list(spans), slack=slack(text)):
             return True
-        rest = [(a, b) for a, b in clauses(text) if not explained(text[a:b], _within(spans, a, b), slack=_slack(text[a:b]))]
-        return len(rest) < len(clauses(text)) and all(self._inert(text[a:b]) for a, b in rest)
+        parts = clauses(text)
+        rest = [(a, b) for a, b in parts if not explained(text[a:b], _within(spans, a, b), slack=slack(text[a:b]))]
+        return len(rest) < len(parts) and all(self._inert(text[a:b]) for a, b in rest)
 
     def _inert(self, clause: str) -> bool:
         """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""

@@ -61,6 +61,14 @@ class RuleRouter:
                 return rule.intent, rule.name
         return None
 
+    def said_by(self, text: str) -> tuple[int, int] | None:
+        """Where in ``text`` the rule that classifies it found its words (None when no rule does)."""
+        for rule in self._rules:
+            if (self._known is None or rule.intent in self._known) and rule.matches(text):
+                m = rule.pattern.search(text)
+                return m.span() if m else None
+        return None
+
     def match(self, view: RouterView) -> Match | None:
         if view.origin not in ("text", "voice", "menu") or not view.text.strip():
             return None

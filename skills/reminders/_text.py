@@ -84,6 +84,9 @@ def _small_int(raw: str) -> int | None:
     return None
 
 
+PICKED = "#"  # a target that names one reminder by its id, picked from a list shown: "#12 吃药"
+
+
 def parse_target(text: str) -> int | str | None:
     """A cancel target: a list number, :data:`ALL`, :data:`TIMER`, or words of a reminder's content.
 

@@ -27,10 +27,19 @@ from skills.datetime import day_entity
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
 from skills.reminders._followups import FIRED
-from skills.reminders._listing import left, line, list_reminders, local, lookup_target, target_of
+from skills.reminders._listing import (
+    extract_period,
+    left,
+    line,
+    list_reminders,
+    local,
+    lookup_target,
+    target_of,
+)
 from skills.reminders._text import (
     ALL,
     LATEST,
+    PICKED,
     TIMER,
     TIMER_CONTENT,
     extract_content,
@@ -97,6 +106,8 @@ def cancel_confirm_text(params: Mapping[str, Any]) -> str:
         return "确认取消刚才设的提醒吗？"
     if isinstance(target, int):
         return f"确认取消第{target}个提醒吗？"
+    if target is not None and target.startswith(PICKED):
+        return f"确认取消「{target.split(' ', 1)[-1]}」的提醒吗？"
     return f"确认取消「{target}」的提醒吗？"
 
 
@@ -169,7 +180,9 @@ SPEC = SkillSpec(
                    task="查看提醒",
                    slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
                                    extract=extract_kind),
-                          SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False))),
+                          SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False),
+                          SlotSpec("period", SlotType.TEXT, "要看哪段时间的提醒？", required=False,
+                                   extract=extract_period))),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
             confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒",
