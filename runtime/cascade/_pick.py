@@ -11,7 +11,8 @@ from runtime.lexicon import Span, ordinals, unexplained
 
 __all__ = ["Picked", "pick"]
 
-_DEICTIC = re.compile(r"这个|那个|这道|那道|这条|那条|这份|那份|这盘|那盘|这款|那款|它")
+# "这个" points at a thing, not at a stretch of time ("这个月", "那个星期", "这个时候")
+_DEICTIC = re.compile(r"(?:这个|那个)(?!月|星期|礼拜|周|季度|年|时候|点)|这道|那道|这条|那条|这份|那份|这盘|那盘|这款|那款|它")
 
 
 @dataclass(frozen=True, slots=True)
