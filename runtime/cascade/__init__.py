@@ -63,7 +63,7 @@ class Cascade:
                                              small_talk=self.small_talk)
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
-        self.compound = CompoundStage(self._read_piece, self._takes, self._complete, self.read_only,
+        self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
                                       registry.write_intents())
         self._object_words = [o.pattern for o in registry.objects]
         # intents that delete or postpone something: a model may only propose them for a thing the message names
@@ -130,10 +130,18 @@ class Cascade:
         domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
         return domain.intent if domain is not None and domain.kind is Kind.INTENT else None
 
-    def _takes(self, intent: str, words: str) -> bool:
-        """Whether ``intent``'s action finds a value of one of its typed or declared slots in ``words``."""
-        found = self.registry.for_intent(intent)
-        return found is not None and bool(extract_all(found[1], words, datetime.now().astimezone()))
+    def _shares(self, taker: str, owner: str, words: str) -> bool:
+        """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is
+        both a dinner's restriction and the profile's allergy; "今天" of a workout is not a weight)."""
+        def values(intent: str) -> set[str]:
+            found = self.registry.for_intent(intent)
+            if found is None:
+                return set()
+            read = extract_all(found[1], words, datetime.now().astimezone()).values()
+            return {str(x) for v in read for x in (v if isinstance(v, list) else [v]) if isinstance(x, str | int | float)}
+
+        mine, theirs = values(taker), values(owner)
+        return any(a == b or (len(a) > 1 and a in b) or (len(b) > 1 and b in a) for a in mine for b in theirs)
 
     def _complete(self, intent: str, words: str) -> bool:
         """Whether ``words`` give ``intent`` everything it needs."""

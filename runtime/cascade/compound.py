@@ -20,14 +20,16 @@ __all__ = ["CompoundStage"]
 _JOINS = re.compile(r"[，,。；;！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
 Reader = Callable[[str], str | None]
 Check = Callable[[str, str], bool]  # (intent, words) → whether it holds
+Shares = Callable[[str, str, str], bool]  # (taker, owner, words) → the taker reads the owner's values in the words
 
 
 class CompoundStage:
     """Several requests in one message, each read on its own.
 
-    ``read`` gives the intent a piece asks for by itself; ``takes(intent, words)`` whether that intent's
-    action finds a value of its own in the words; ``complete(intent, words)`` whether the words are all
-    that intent needs; ``confirms`` the intents that write only after a yes. The same request said in two
+    ``read`` gives the intent a piece asks for by itself; ``shares(taker, owner, words)`` whether the
+    taker's action reads in the words the very values the owner's would (a restriction, a goal);
+    ``complete(intent, words)`` whether the words are all that intent needs; ``confirms`` the intents
+    that write only after a yes. The same request said in two
     pieces is one ("设一个明早8点的提醒，提醒我带伞") unless each piece is complete ("明早8点提醒我带身份证，
     明晚7点提醒我取蛋糕"); a piece that would be a confirmed write of its own is a value of the request
     beside it when that request takes it ("6个人聚餐，孩子对花生过敏": the restriction of the dinner).
@@ -35,10 +37,10 @@ class CompoundStage:
 
     stage = Stage.RULES
 
-    def __init__(self, read: Reader, takes: Check, complete: Check, read_only: frozenset[str],
+    def __init__(self, read: Reader, shares: Shares, complete: Check, read_only: frozenset[str],
                  confirms: frozenset[str]) -> None:
         self._read = read
-        self._takes = takes
+        self._shares = shares
         self._complete = complete
         self._read_only = read_only
         self._confirms = confirms
@@ -73,9 +75,9 @@ class CompoundStage:
         (a, said_a), (b, said_b) = left, right
         if a is None or b is None:
             return a or b
-        if a in self._confirms and self._takes(b, said_a):
+        if a in self._confirms and self._shares(b, a, said_a):
             return b
-        if b in self._confirms and self._takes(a, said_b):
+        if b in self._confirms and self._shares(a, b, said_b):
             return a
         return None
 

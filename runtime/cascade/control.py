@@ -42,7 +42,9 @@ def _asks_abilities(raw: str) -> bool:
     m = _ABILITY.search(raw)
     if m is None or len(raw) > 14 or _TASKY.search(raw):
         return False
-    return m.group().startswith(("你", "您", "这", "它")) or not unexplained(raw[:m.start()], [])
+    if m.group().startswith(("你", "您", "这", "它")):
+        return True
+    return not unexplained(raw[:m.start()], []) and not unexplained(raw[m.end():], [])  # said of nothing else
 
 
 def normalise(text: str) -> str:

@@ -51,6 +51,7 @@ __all__ = ["FocusStage"]
 _UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
                    r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
                    r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
+_SAID = "_said"  # a candidate whose values are the words of the message, read as a new request reads them
 _DEIXIS = re.compile(r"那个|这个|那条|这条|那件|这件")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 _UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
@@ -90,6 +91,9 @@ class FocusStage:
         if undone is not None:
             return undone
         declared = self._declared(turn, focus, action)
+        if declared is not None and _SAID in declared.params:  # read from the words, as a new request is
+            return Match(self.stage, Kind.INTENT, intent=declared.intent, confidence=CONFIDENCE,
+                         detail=f"focus: {declared.detail}")
         for before in turn.earlier if declared is None else ():  # "要买些啥" after a recipe opened from the plan
             earlier = self._registry.for_intent(before.intent)
             declared = self._declared(turn, before, earlier[1]) if earlier is not None else None
@@ -191,6 +195,8 @@ class FocusStage:
                 if intent is not None and obj.pick and intent in self._takes(obj):
                     return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
                                       f"{op.value} of 「{words}」")
+                if intent is not None and not obj.pick:  # "你记一下 有牛奶和一块豆腐": the skill reads the words
+                    return _Candidate(intent, {_SAID: text}, ((a + span[0], a + span[1]),), f"{op.value} with its words")
         return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:

@@ -38,7 +38,7 @@ def parse_count(text: str, answer: bool) -> int | None:
         return sum(int(g) for g in groups)
     # a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
     # ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
-    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s*$|[，,。！!吧啊呢呀~～])"
+    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s|$|[，,。！!吧啊呢呀~～])"
                 r"|(?<![有一])(\d+)\s*(?:个|位|名)(?:客人|朋友|同事|同学|亲戚|家人|邻居)", t) \
         or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
     if m is None and answer:
@@ -118,7 +118,7 @@ def parse_duration(text: str, answer: bool) -> float | None:
     """Minutes: 30分钟, 半小时, 一刻钟, 一个半小时, 1.5小时, 2小时20分, and said roughly: 半个钟头左右 (30),
     四十来分钟 (40), 二十多分钟 (25), 个把小时 (60), 一个多小时 (75), 四五十分钟 (45)."""
     t = approximate_numerals(text)
-    if _search(r"(?<!\d)半(?:个)?(?:小时|钟头|钟(?!点))", t) and not _search(r"\d+\s*个?半(?:小时|钟头|钟)", t):
+    if _search(r"(?<!\d)半(?:个)?来?(?:小时|钟头|钟(?!点))", t) and not _search(r"\d+\s*个?半(?:小时|钟头|钟)", t):
         return 30.0
     if "刻钟" in t:
         m = _search(r"(\d+)\s*刻钟", t)

@@ -141,8 +141,13 @@ def _timers(view: ExecView, active: list[store.ActiveReminder]) -> SkillResult:
 
 def _entities(view: ExecView, shown: list[store.ActiveReminder]) -> tuple[Entity, ...]:
     """The reminders listed, as they were numbered (what "第二个" or "早上那个" picks next)."""
-    return tuple(Entity("reminder", r.content, f"{PICKED}{r.reminder_id} {r.content}",
+    return tuple(Entity("reminder", r.content, f"{PICKED}{r.reminder_id} {r.content}（{_when(view, r)}）",
                         {"due": r.next_due.isoformat(), "aka": _aka(local(view, r.next_due))}) for r in shown)
+
+
+def _when(view: ExecView, item: store.ActiveReminder) -> str:
+    at = local(view, item.next_due)
+    return describe_rrule(item.rrule, at) if item.rrule else format_when(at)
 
 
 def _aka(at: datetime) -> str:

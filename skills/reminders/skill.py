@@ -106,8 +106,8 @@ def cancel_confirm_text(params: Mapping[str, Any]) -> str:
         return "确认取消刚才设的提醒吗？"
     if isinstance(target, int):
         return f"确认取消第{target}个提醒吗？"
-    if target is not None and target.startswith(PICKED):
-        return f"确认取消「{target.split(' ', 1)[-1]}」的提醒吗？"
+    if target is not None and target.startswith(PICKED):  # "#12 吃药（每天 08:00）"
+        return f"确认取消「{target.split(' ', 1)[-1]}」这条提醒吗？"
     return f"确认取消「{target}」的提醒吗？"
 
 
