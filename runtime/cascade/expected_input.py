@@ -178,7 +178,7 @@ class ExpectedInputStage:
                              detail=f"free text {sorted(filled)} given before {view.expected_field}")
             return None
         if routed and routed[0] not in (view.active_intent, UNKNOWN) and routed[0] not in self._read_only \
-                and also is None:
+                and also is None and not self._answers_more(text, parse):
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",
                      params={"value": value}, detail=f"field {view.expected_field}", also=also,

@@ -176,11 +176,14 @@ class FocusStage:
 
     def _operation_on_words(self, text: str, focus: Focus) -> _Candidate | None:
         """An operation and a few words naming one thing of the kind just shown ("打疫苗那个取消吧" after
-        the reminders): that thing, by those words (the skill looks them up, or asks which)."""
+        the reminders): that thing, by those words (the skill looks them up, or asks which); or a new record
+        of that kind said with its values ("再加一个，后天上午10点看牙医", "你记一下 有牛奶和一块豆腐")."""
         found = self._registry.for_intent(focus.intent)
         if found is None or self._rules.classify(text) is not None \
                 or any(o.pattern.search(text) for o in self._registry.objects):
             return None  # a request in its own words ("取消所有提醒") is the rules' to read
+        about = {e.kind for e in focus.entities}
+        objects = [o for o in found[0].objects if o.name in about or o.intent_for(Operation.SEE) == focus.intent]
         for a, b in clauses(text):  # the clause that says what to do ("…取消吧", not "改时间了")
             clause = text[a:b]
             ops = operations(clause)
@@ -188,15 +191,18 @@ class FocusStage:
                 continue
             op, span = ops[0]
             words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
-            if not 2 <= len(words) <= 8:
-                continue
-            for obj in found[0].objects:
+            for obj in objects if 2 <= len(words) <= 8 else ():  # the object the result was about
                 intent = obj.intent_for(op)
                 if intent is not None and obj.pick and intent in self._takes(obj):
                     return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
                                       f"{op.value} of 「{words}」")
-                if intent is not None and not obj.pick:  # "你记一下 有牛奶和一块豆腐": the skill reads the words
-                    return _Candidate(intent, {_SAID: text}, ((a + span[0], a + span[1]),), f"{op.value} with its words")
+        for op, span in operations(text):
+            if op not in (Operation.CREATE, Operation.CHANGE):
+                continue
+            for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
+                intent = obj.intent_for(op)
+                if intent is not None:
+                    return _Candidate(intent, {_SAID: text}, (span,), f"{op.value} with its words")
         return None
 
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:

@@ -90,9 +90,10 @@ def _falls_on(view: ExecView, item: store.ActiveReminder, days: set[date]) -> bo
     if not item.rrule or not days:
         return False
     last = max(days)
-    at: datetime | None = item.next_due
+    start = local(view, item.next_due)  # the rule's days are the user's days, not UTC's
+    at: datetime | None = start
     for _ in range(400):
-        at = next_occurrence(item.rrule, item.next_due, at) if at is not None else None
+        at = next_occurrence(item.rrule, start, at) if at is not None else None
         if at is None or local(view, at).date() > last:
             return False
         if local(view, at).date() in days:
