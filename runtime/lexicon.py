@@ -112,7 +112,8 @@ _VALUE = re.compile(r"(?:控制在|不超过|不要超过|最多|顶多|大概|�
 
 
 # a period named by its place in time ("这个月", "今年", "上周"): a value too
-_PERIOD = re.compile(r"(?:这个?|本|上上?个?|下下?个?|今|明|去|前|后)(?:年|月|周|星期|礼拜)|(?:大?[前后]|[今明昨])[天日]")
+_PERIOD = re.compile(r"(?:这个?|本|上上?个?|下下?个?|今|明|去|前|后)(?:年|月|周|星期|礼拜)|(?:大?[前后]|[今明昨])[天日]"
+                     r"|最近|近来|这阵子|这段时间|这几天")
 
 
 def value_spans(text: str) -> list[Span]:

@@ -12,7 +12,7 @@ from runtime.skill import SkillResult
 from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.exercise._history import workout_entity
-from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, estimate, find_activity
+from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, estimate, find_activity, said_activity
 from skills.exercise._when import WorkoutTime, extract_day, resolve_day
 from skills.models import ExerciseLog
 from skills.store import get_profile, insert_once
@@ -80,7 +80,8 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
     except ValueError:
         return SkillResult(f"{activity}多长时间？告诉我分钟数就能算消耗。", ok=False)
     done = when.at if when is not None else view.now
-    row = ExerciseLog(user_id=view.user, activity=activity, minutes=est.minutes, distance_km=km, met=est.met,
+    named = said_activity(str(params.get("activity") or "")) or activity  # "俯卧撑", as said, not 力量训练
+    row = ExerciseLog(user_id=view.user, activity=named, minutes=est.minutes, distance_km=km, met=est.met,
                       weight_kg=weight, weight_assumed=assumed, kcal=est.kcal,
                       done_at=done.astimezone(UTC), source_msg_id=view.msg_id)
     stored, inserted = insert_once(services.db, row, msg_id=view.msg_id, user=view.user, tz=view.tz)
@@ -99,7 +100,8 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
 
 
 def confirm_log(params: Mapping[str, Any]) -> str:
-    activity = _activity(params) or str(params.get("activity") or "运动")
+    raw = str(params.get("activity") or "")
+    activity = said_activity(raw) or _activity(params) or raw or "运动"
     day = str(params.get("day") or "")
     said = f"{day + ' ' if day else ''}{activity} {_amount(num(params.get('minutes')), num(params.get('distance_km')))}"
     if isinstance(params.get("previous"), Mapping):

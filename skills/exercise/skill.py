@@ -78,7 +78,7 @@ SPEC = SkillSpec(
     help="运动：比如“帮我制定运动计划”“今天跑了5公里”“这周运动记录”",
     objects=(
         DomainObject("workout", ("运动记录", "锻炼记录", "健身记录", "跑步记录", "运动", "锻炼", "健身", "训练", "跑步",
-                                 "游泳", "骑车", "快走", "瑜伽", "跳绳", "爬山", "打球"),
+                                 "游泳", "骑车", "快走", "瑜伽", "跳绳", "爬山", "打球", "练了"),
                      ((Operation.SEE, "exercise.history"), (Operation.CREATE, "exercise.log"),
                       (Operation.DELETE, "exercise.delete")), noun="运动", pick="target"),
         DomainObject("activity", ("运动项目",), ((Operation.SEE, "exercise.history"),), noun="运动项目",
