@@ -15,6 +15,7 @@ from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
+from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 
@@ -191,11 +192,13 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         return
     option = clar.options[index]
     turn.trace.intent = option.intent
-    if option.intent not in ("unknown", "chitchat") and (turn.ctx.active is not None
+    talk = engine.registry.fallback()
+    not_a_task = {UNKNOWN, *((talk[1].intent,) if talk else ())}
+    if option.intent not in not_a_task and (turn.ctx.active is not None
                                                           or turn.ctx.pending_confirmation is not None):
         engine.dialogue.pause_active(turn)  # the waiting task is kept and offered again afterwards
         turn.ctx.topic_version += 1
-    if option.intent in ("unknown", "chitchat") or not _start(engine, turn, option.intent, clar.text, option.params):
+    if option.intent in not_a_task or not _start(engine, turn, option.intent, clar.text, option.params):
         turn.say("好的。" + texts.help_text(engine.registry))
 
 

@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from runtime.intent import WRITE_INTENTS
+from skills import registry
 
 __all__ = [
     "ACCURACY_GOAL", "FALSE_TASK_CEILING", "Outcome", "Sentence", "accepted_intents", "add_arguments",
@@ -117,8 +117,9 @@ def _group(outcomes: Iterable[Outcome]) -> dict[str, dict[str, Any]]:
 def _figures(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     in_scope = [o for o in outcomes if accepted_intents(o.label) is not None]
     right = sum(o.intent in expected(o.label) for o in in_scope)
-    non_task = [o for o in outcomes if not expected(o.label) & WRITE_INTENTS]
-    false_task = sum(o.intent in WRITE_INTENTS for o in non_task)
+    writes = registry().task_intents()  # the intents that start a task (a false one is the harm)
+    non_task = [o for o in outcomes if not expected(o.label) & writes]
+    false_task = sum(o.intent in writes for o in non_task)
     out_scope = [o for o in outcomes if accepted_intents(o.label) is None]
     misses = [o for o in in_scope if o.intent not in expected(o.label)]
     reaching = [o for o in misses if o.unsure or o.stage in LOCAL_MISS_STAGES]

@@ -22,8 +22,6 @@ from pathlib import Path
 from ._linear import DEFAULT_ARTIFACT, ArtifactError, LinearIntentModel, load_artifact
 from ._traditional import to_simplified
 from ._types import (
-    INTENT_LABELS,
-    WRITE_INTENTS,
     CalibratedIntentModel,
     IntentModel,
     IntentPrediction,
@@ -32,8 +30,6 @@ from ._types import (
 
 __all__ = [
     "DEFAULT_THRESHOLD",
-    "INTENT_LABELS",
-    "WRITE_INTENTS",
     "ArtifactError",
     "CalibratedIntentModel",
     "IntentModel",

@@ -5,38 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-INTENT_LABELS: tuple[str, ...] = (
-    "weather.query",
-    "datetime.query",
-    "reminder.create",
-    "reminder.list",
-    "reminder.cancel",
-    "dinner.plan",
-    "recipe.query",
-    "exercise.plan",
-    "exercise.log",
-    "exercise.history",
-    "profile.view",
-    "profile.update",
-    "pantry.update",
-    "chitchat",
-    "unknown",
-)
-"""Every label the model may return (DESIGN §3.2), in a fixed order."""
-
-WRITE_INTENTS: frozenset[str] = frozenset(
-    {
-        "reminder.create",
-        "reminder.cancel",
-        "dinner.plan",
-        "exercise.plan",
-        "exercise.log",
-        "profile.update",
-        "pantry.update",
-    }
-)
-"""Intents that start a task (a write or a multi-turn plan); a wrong guess here costs the most."""
-
 
 @dataclass(frozen=True, slots=True)
 class IntentPrediction:
@@ -52,10 +20,6 @@ class IntentPrediction:
     confidence: float
     alternatives: tuple[tuple[str, float], ...]
 
-    @property
-    def starts_task(self) -> bool:
-        """True when the predicted label is a write/task intent."""
-        return self.label in WRITE_INTENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +50,6 @@ class IntentReading:
         second = self.runner_up
         return round(self.probability - (second[1] if second else 0.0), 4)
 
-    @property
-    def starts_task(self) -> bool:
-        """True when the top label is a write/task intent."""
-        return self.label in WRITE_INTENTS
 
 
 @runtime_checkable
