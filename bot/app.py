@@ -17,7 +17,8 @@ from runtime.skill import SkillRegistry
 from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
 from runtime.transcript import TranscribedEngine, Transcript, TurnHandler
 from skills import all_skills
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.services import Services
 
 if TYPE_CHECKING:  # the edge's modules load only in the processes that build the edge (not `wxbot chat`)

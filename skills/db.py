@@ -78,15 +78,3 @@ def import_models() -> None:
     """Import every model module so all tables are known to ``SQLModel.metadata``."""
     for name in MODEL_MODULES:
         importlib.import_module(name)
-
-
-def init_db(engine: Engine) -> None:
-    """Bring the database behind ``engine`` to the newest schema through the migrations.
-
-    Safe when several processes start together on an empty database: the upgrade runs under the
-    database's schema lock (see :func:`skills.migrate.upgrade_engine`).
-    """
-    from skills.migrate import upgrade_engine
-
-    import_models()
-    upgrade_engine(engine)

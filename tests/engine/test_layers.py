@@ -82,7 +82,7 @@ def _circle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("package", ["runtime", "bot"])
+@pytest.mark.parametrize("package", ["runtime", "bot", "skills"])
 def test_no_import_circles(package: str) -> None:
     circle = _circle(_graph(package))
     assert circle is None, "import circle: " + " -> ".join(circle or [])

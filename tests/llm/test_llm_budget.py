@@ -30,7 +30,8 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.services import Services
 
 from .conftest import ManualTime

@@ -17,7 +17,8 @@ from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage, TurnResult
 from runtime.views import ModelSummary, RouterView
 from skills import all_skills, registry
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.services import Services
 
 AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
