@@ -65,10 +65,11 @@ class Cascade:
         self.fallback = FallbackStage(llm)
         self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
                                       registry.write_intents())
-        self._object_words = [o.pattern for o in registry.objects]
+        self._object_words = [o.hints for o in registry.objects]
         # intents that delete or postpone something: a model may only propose them for a thing the message names
-        self._pointed = frozenset(i for o in registry.objects for op, i in o.ops
-                                  if op in (Operation.DELETE, Operation.SNOOZE))
+        pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
+        self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
+                                             if op not in (Operation.DELETE, Operation.SNOOZE)})
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
             ("control", self._control),

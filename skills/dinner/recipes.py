@@ -129,7 +129,7 @@ SPEC = SkillSpec(
     description="家常菜做法",
     help="查菜谱：比如“番茄炒蛋怎么做”",
     objects=(DomainObject("dish", ("道菜", "菜谱", "食谱", "做法", "菜"), ((Operation.SEE, "recipe.query"),),
-                          noun="菜", pick="dish", carry=("people",)),),
+                          noun="菜", pick="dish", carry=("people",), signals=("怎么做", "咋做", "下厨", "清淡", "吃点")),),
     actions=(
         ActionSpec(
             name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=FOLLOW_UPS,

@@ -80,7 +80,8 @@ SPEC = SkillSpec(
     description="按人数和预算安排晚饭",
     help="安排晚饭：比如“3个人预算100帮我安排晚饭”",
     objects=(DomainObject("dinner", ("晚饭", "晚餐", "菜单", "这顿饭", "这顿", "饭局", "家宴", "聚餐"),
-                          ((Operation.CREATE, "dinner.plan"), (Operation.CHANGE, "dinner.plan")), noun="晚饭"),),
+                          ((Operation.CREATE, "dinner.plan"), (Operation.CHANGE, "dinner.plan")), noun="晚饭",
+                          signals=("吃", "饿", "做饭", "请客", "开伙")),),
     actions=(
         ActionSpec(
             name="plan", intent="dinner.plan", run=plan, repeatable=True, task="安排晚饭", follow=FOLLOW_UPS,

@@ -294,7 +294,8 @@ SPEC = SkillSpec(
     objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
                                      "家里的食材", "家里的东西", "储物柜"),
                           ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
-                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),
+                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材",
+                          signals=("喝光", "吃完", "用完", "买了", "囤了", "剩")),
              # one item of the pantry shown: "第二样怎么做" opens recipes with it; naming it alone says nothing yet
              # (a bare "鸡蛋还有3个" is a change of the stock, read by the rules, not a pick)
              DomainObject("ingredient", ("这样食材", "那样食材"), ((Operation.SEE, "recipe.query"),), noun="食材",
