@@ -112,15 +112,42 @@ class Cascade:
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         routable = self.llm_router.applies(turn.view)
-        found = self._mixed(turn, self.intent_model.match(turn.view, routable=routable))
+        if routable and self.intent_model.unsure(turn.view):
+            return None  # the calibrated reading is unsure: the router decides, else the no-model answer
+        found = self._read_alone(turn)
+        if routable and turn.view.expected_field is None and self._names_domain(turn, found):
+            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
+        return self._or_ask(turn, found)
+
+    def _without_model(self, turn: TurnInput) -> Match | None:
+        """What the local stages make of the message with no model to ask."""
+        return self._or_ask(turn, self._read_alone(turn))
+
+    def _read_alone(self, turn: TurnInput) -> Match | None:
+        """The intent model's reading (with a read-only question beside a task)."""
+        found = self._mixed(turn, self.intent_model.match(turn.view))
         if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
                 and not self._small_talk_said(turn):
             return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
-
-        if (found is not None and found.kind in (Kind.CHITCHAT, Kind.UNKNOWN) and routable
-                and (operations(turn.text) or any(p.search(turn.text) for p in self._object_words))):
-            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
         return found
+
+    def _or_ask(self, turn: TurnInput, found: Match | None) -> Match | None:
+        """A numbered question instead of chat or nothing when the message names the domain and the
+        small-talk skill does not recognise it ("我老是忘记吃药" → a reminder?); only requests the intent
+        model finds plausible are offered ("放一首忘情水" names no reminder)."""
+        if turn.view.expected_field is None and self._names_domain(turn, found) and not self._small_talk_said(turn):
+            plausible = self.intent_model.plausible(turn.view)
+            options = tuple(o for o in self.domain.guesses(turn.text) if plausible is None or o in plausible)
+            if options:
+                return Match(Stage.INTENT_MODEL, Kind.CLARIFY, intent=options[0], confidence=0.5,
+                             options=tuple((o, o) for o in options),
+                             detail=f"names {', '.join(options)} but no stage is sure: asked")
+        return found
+
+    def _names_domain(self, turn: TurnInput, found: Match | None) -> bool:
+        """Whether a message read as chat, out of scope or nothing names an object or operation of the domain."""
+        return (found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)) and bool(
+            operations(turn.text) or any(p.search(turn.text) for p in self._object_words))
 
     def _read_piece(self, text: str) -> str | None:
         """The intent one piece of a message asks for by itself (a rule, or operation × object), if any."""
@@ -162,10 +189,10 @@ class Cascade:
         found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
         turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
         if found is None or outcome.failed:
-            return None  # no usable answer: the turn goes on as it would without a model
+            return self._without_model(turn)  # no usable answer: the turn goes on as it would without a model
         if found.intent in self._pointed and not self._names_its_object(turn, found.intent):
             turn.notes.append(f"llm_router: {found.intent} dropped (the message names nothing it would act on)")
-            return None
+            return self._without_model(turn)
         return found
 
     def _names_its_object(self, turn: TurnInput, intent: str) -> bool:
