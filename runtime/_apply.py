@@ -78,7 +78,7 @@ def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, s
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(ctx.active.expected_input.question)
     elif ctx.pending_confirmation is not None:
-        turn.say(ctx.pending_confirmation.question + texts.CONFIRM_SUFFIX)
+        turn.say(ctx.pending_confirmation.questions + texts.CONFIRM_SUFFIX)
     else:
         turn.say(texts.NOTHING_TO_CONTINUE)
 
@@ -244,12 +244,26 @@ def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapp
 def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
     parts = [str(p) for p in match.params.get("parts") or ()]
+    together = list(match.params.get("together") or ())
     for n, text in enumerate(parts):
         ctx = turn.ctx
-        if n and (ctx.active is not None or ctx.pending_confirmation is not None or ctx.clarification is not None):
+        held = ctx.pending_confirmation
+        if n and held is not None and ctx.active is None and ctx.clarification is None \
+                and n < len(together) and together[n] and together[n - 1]:
+            # complete writes side by side: each asked now, one yes for all ("今天称了65公斤 还跑了半小时步")
+            ctx.pending_confirmation = None
+            engine.run_part(turn, text, n)
+            if ctx.pending_confirmation is not None and ctx.active is None and ctx.clarification is None:
+                held.also.append(ctx.pending_confirmation)
+            ctx.pending_confirmation = held
+            continue
+        if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
             ctx.queued = parts[n:] + ctx.queued
-            return
+            break
         engine.run_part(turn, text, n)
+    pending = turn.ctx.pending_confirmation
+    if pending is not None and pending.also:
+        turn.say(texts.CONFIRM_ALL.format(n=texts.count_word(1 + len(pending.also))))
 
 
 _HANDLERS = {

@@ -150,13 +150,20 @@ class Cascade:
             operations(turn.text) or any(p.search(turn.text) for p in self._object_words))
 
     def _read_piece(self, text: str) -> str | None:
-        """The intent one piece of a message asks for by itself (a rule, or operation × object), if any."""
+        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
+        model's sure reading of a complete request), if any."""
         found = self.rules.classify(text)
         if found is not None:
             return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
         view = RouterView(text=text, origin="text")
         domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
-        return domain.intent if domain is not None and domain.kind is Kind.INTENT else None
+        if domain is not None and domain.kind is Kind.INTENT:
+            return domain.intent
+        # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
+        model = self.intent_model.match(view)
+        if model is not None and model.kind is Kind.INTENT and self._complete(model.intent, text):
+            return model.intent
+        return None
 
     def _shares(self, taker: str, owner: str, words: str) -> bool:
         """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is

@@ -88,6 +88,7 @@ class CompoundStage:
         tasks = [p for p in found if p[0] not in self._read_only]
         if len(found) < 2 or not tasks:
             return None  # one request (a question beside a task is the rules' "also")
+        together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
-                     params={"parts": [words for _, words in found]},
+                     params={"parts": [words for _, words in found], "together": together},
                      detail="compound: " + " + ".join(intent for intent, _ in found))
