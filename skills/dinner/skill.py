@@ -26,7 +26,7 @@ from skills.dinner._format import format_plan, format_shopping, plan_dto, recipe
 from skills.dinner._triggers import TRIGGERS
 from skills.dinner.exclusions import NOTHING_WORDS
 from skills.dinner.planner import PlanRequest, plan_dinner
-from skills.pantry.skill import pantry_grams
+from skills.pantry.skill import pantry_grams, pantry_words
 from skills.store import get_profile
 
 __all__ = ["SPEC", "budget_total", "plan"]
@@ -46,12 +46,13 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     people = int(params["people"])
     budget = budget_total(params["budget"], people)
     dietary = _dietary(params.get("dietary"))
-    goal, dislikes, allergies, pantry = None, [], [], {}
+    goal, dislikes, allergies, pantry, words = None, [], [], {}, {}
     try:
         profile = get_profile(services.db, view.user)
         if profile is not None:
             goal, dislikes, allergies = profile.goal, list(profile.dislikes), list(profile.allergies)
         pantry = pantry_grams(services.db, view.user)
+        words = pantry_words(services.db, view.user)
     except SQLAlchemyError:  # the plan still works without profile and pantry
         log.warning("dinner.plan: profile/pantry unavailable", exc_info=True)
     result = plan_dinner(PlanRequest(people=people, budget=budget, exclusions=dietary, goal=goal,
@@ -65,7 +66,7 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         facts["dislikes"] = [*result.exclusions.labels, *([f"{veg}人吃素" if veg > 1 else "有人吃素"] if veg else [])]
     if goal:
         facts["goal"] = goal
-    reply = format_shopping(result) if params.get("show") == "shopping" else format_plan(result)
+    reply = format_shopping(result, words) if params.get("show") == "shopping" else format_plan(result, words)
     if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
     dishes = tuple(Entity("dish", m.name, recipe_name(m.name) or m.name,

@@ -60,7 +60,7 @@ def test_pantry_update_is_idempotent_and_viewable(services: Services, make_view:
     assert items is not None
     parsed = items("冰箱里有鸡蛋6个、西红柿4个")
     assert parsed == [{"name": "鸡蛋", "op": "set", "quantity": 6.0, "unit": "个"},
-                      {"name": "番茄", "op": "set", "quantity": 4.0, "unit": "个"}]
+                      {"name": "番茄", "op": "set", "quantity": 4.0, "unit": "个", "said": "西红柿"}]
     first = pantry.update(make_view(msg_id="m-1"), {"items": parsed}, services)
     again = pantry.update(make_view(msg_id="m-1"), {"items": parsed}, services)
     assert first.data["applied"] and not again.data["applied"]
