@@ -71,6 +71,20 @@ def _at_home(plan: DinnerPlan, words: Mapping[str, str]) -> str:
     return "家里现有先用上：" + "、".join(f"{words.get(n, n)}{round(g)}克" for n, g in plan.shopping.from_pantry)
 
 
+def _chained(swaps: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """Swaps as the menu shows them: 黄瓜皮蛋汤→西红柿鸡蛋汤 then 西红柿鸡蛋汤→金针菇汤 is 黄瓜皮蛋汤→金针菇汤."""
+    out: list[tuple[str, str]] = []
+    for was, into in swaps:
+        earlier = next((i for i, (_, b) in enumerate(out) if b == was), None)
+        if earlier is None:
+            out.append((was, into))
+        elif out[earlier][0] == into:
+            del out[earlier]  # swapped back
+        else:
+            out[earlier] = (out[earlier][0], into)
+    return out
+
+
 def format_plan(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str:
     """The reply: restrictions echoed, menu, shopping list with ¥, total and budget check, nutrition per person.
     ``words``: what the user calls pantry items, by canonical name ({"番茄": "西红柿"})."""
@@ -79,10 +93,17 @@ def format_plan(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str
         return "按这些忌口，我的菜谱里暂时找不到合适的菜，可以放宽一点忌口再试试。"
     if plan.within_budget:
         lines.append(f"{plan.people}个人的晚饭，预算{_yuan(plan.budget)}，这样安排：")
+    elif plan.swapped:
+        chosen = "、".join(into for _, into in _chained(plan.swapped))
+        lines.append(f"加上你点的{chosen}，{plan.people}个人这顿约{_yuan(plan.total)}，比预算{_yuan(plan.budget)}"
+                     f"多{_yuan(round(plan.total - plan.budget, 2))}，其余的菜已经挑了省钱的：")
     else:
         lines.append(f"预算{_yuan(plan.budget)}不太够{plan.people}个人吃一顿：最省的搭配也要约{_yuan(plan.total)}"
                      f"（超出{_yuan(plan.total - plan.budget)}）。下面是最省钱的方案，供参考：")
     lines.extend(restriction_lines(plan))
+    if plan.swapped:
+        lines.append("按你说的：" + "、".join(f"{out}换成{into}" if out else f"加上{into}"
+                                               for out, into in _chained(plan.swapped)) + "。")
     lines.append("【菜单】")
     for item in plan.menu:
         extra = f"，不放{'、'.join(item.dropped)}" if item.dropped else ""

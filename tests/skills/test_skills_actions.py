@@ -40,7 +40,12 @@ def test_dinner_reads_profile_allergies_and_pantry(services: Services, make_view
 def test_dinner_spec_slots() -> None:
     action = DINNER.actions[0]
     assert action.intent == "dinner.plan" and not action.writes
-    assert [s.name for s in action.slots] == ["people", "budget", "dietary"]
+    assert [s.name for s in action.slots][:3] == ["people", "budget", "dietary"]
+    # the rest keep what follow-ups changed (swaps, dishes left out, dishes added): never asked, never read from words
+    kept = action.slots[3:]
+    assert [s.name for s in kept] == ["swaps", "avoid", "extra"]
+    assert all(not s.required and not s.ask_once and s.extract is not None and s.extract("把汤换成紫菜蛋花汤") is None
+               for s in kept)
     people = action.slot("people")
     dietary = action.slot("dietary")
     assert people is not None and people.minimum == 1 and people.maximum == 20 and people.question == "几个人吃？"
