@@ -30,7 +30,7 @@ from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
-from skills.dinner._at_home import cookable
+from skills.dinner._at_home import cookable, kind_asked
 from skills.dinner._recipe_text import recipe_reply
 from skills.pantry.skill import read_pantry, word
 
@@ -88,11 +88,13 @@ def _at_home(view: ExecView, params: Mapping[str, Any], services: Any, asked: st
                            dto={"query": asked, "known": False}, ok=False)
     first = [str(w) for w in params.get("ingredients") or [] if w]
     stock = sorted(((r.name, word(r)) for r in rows), key=lambda s: first.index(s[1]) if s[1] in first else len(first))
-    found = cookable(stock, first)
+    kind, easy = kind_asked(asked)
+    found = cookable(stock, first, kind=kind, easy=easy)
     words = "、".join(said for _, said in stock[:6]) + ("等" if len(stock) > 6 else "")
+    what = f"{'简单的' if easy else ''}{kind or '菜'}"
     if not found:
-        return SkillResult(f"菜谱里暂时没有用{words}的菜。", dto={"query": asked, "known": False}, ok=False)
-    lines = [f"家里的{words}，能做这些："]
+        return SkillResult(f"菜谱里暂时没有用{words}做的{what}。", dto={"query": asked, "known": False}, ok=False)
+    lines = [f"家里的{words}，能做这些{what}："]
     for i, c in enumerate(found, 1):
         facts = [f"用{'、'.join(c.uses)}", "★" * c.recipe.difficulty if c.recipe.difficulty else "",
                  f"约{c.recipe.minutes}分钟" if c.recipe.minutes else ""]

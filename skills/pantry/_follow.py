@@ -55,7 +55,11 @@ def _cook_these(params: Mapping[str, Any], m: re.Match[str], entity: Entity | No
     """"用这些能做什么菜" right after the pantry was shown or changed: dishes made with what is at home, the
     items just shown or named first."""
     words = [str(n) for n in shown.get("ingredients") or [] if n]
-    return {"dish": FROM_PANTRY, "ingredients": words}
+    what = "".join(_WHICH.findall(m.string))  # "能做个什么汤", "简单点的": what kind of dish
+    return {"dish": f"{FROM_PANTRY}{what}", "ingredients": words}
+
+
+_WHICH = re.compile(r"汤|羹|凉菜|素菜|青菜|荤菜|肉菜|硬菜|主食|早餐|早饭|甜品|甜点|简单|容易|快手|省事|好做")
 
 
 def _cook_one(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
@@ -66,14 +70,16 @@ def _cook_one(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None
 
 _MAKE = r"(?:做|弄|烧|炒|煮|炖|整|凑|蒸)"
 # a question of what to cook: 能做什么菜 / 可以弄点啥吃的 / 能凑一顿吗 / 够做个菜不 / 怎么吃
-_WHAT = (rf"(?:能|可以|可|够)?{_MAKE}(?:个|点|些|一道|几道|出)?(?:什么|啥|哪些)(?:菜|吃的|饭|好吃的)?"
-         rf"|(?:能|可以|可|够)?{_MAKE}(?:出)?(?:一|两|几)?(?:顿|桌|餐|个菜|道菜|样菜|盘菜|几个菜|几道菜)(?:饭)?"
-         r"(?:吗|不|没|么|嘛|呢|不了)|怎么吃|咋吃|吃什么|吃啥")
+_DISH = r"(?:菜|汤|羹|凉菜|素菜|荤菜|吃的|饭|好吃的|主食|早餐|甜品)"
+_WHAT = (rf"(?:能|可以|可|够)?{_MAKE}(?:个|点|些|一道|几道|出)?(?:什么|啥|哪些)(?:样的)?{_DISH}?"
+         rf"|(?:能|可以|可|够)?{_MAKE}(?:出)?(?:一|两|几)?(?:个|道|样|盘|点)?(?:简单|容易|快手|好做)?(?:点|些)?的?"
+         rf"(?:顿|桌|餐|{_DISH})(?:晚饭|午饭|晚餐|饭)?(?:吗|不|没|么|嘛|呢|不了|行不行|行吗|可以吗|够不够|够吗)"
+         r"|怎么吃|咋吃|吃什么|吃啥")
 # the same said of "these", or as a wish: 用这些做个菜吧
 _THESE = (r"这些|这几样|这几个|这点|这点儿|上面这些|它们|这俩|这仨|刚才那些|现有的|手头的|剩下的")
 _WITH_THESE = (rf"(?:就|能|可以|能不能)?(?:用|拿|就用|就拿|就着)?(?:{_THESE})(?:东西|食材|菜)?(?:都)?"
-               rf"(?:{_WHAT}|{_MAKE}(?:个|点|几个|几道)(?:菜|吃的|饭))"
-               rf"|(?:能|可以)?(?:用|拿)(?:{_THESE})(?:东西|食材|菜)?(?:{_WHAT}|{_MAKE}(?:个|点|几个|几道)(?:菜|吃的|饭))")
+               rf"(?:{_WHAT}|{_MAKE}(?:个|点|几个|几道|顿|一顿)(?:菜|吃的|饭|晚饭|汤))"
+               rf"|(?:能|可以)?(?:用|拿)(?:{_THESE})(?:东西|食材|菜)?(?:{_WHAT}|{_MAKE}(?:个|点|几个|几道|顿|一顿)(?:菜|吃的|饭|晚饭|汤))")
 _COOK_THESE = Modifier("cook with these", _WITH_THESE, _cook_these, intent="recipe.query")
 _HOW_MUCH = Modifier("how much is left", r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|剩多少",
                      _how_much, entity=True)
