@@ -28,12 +28,12 @@ KINDS = {"汤": "soup", "羹": "soup", "汤菜": "soup", "青菜": "vegetable", 
 _DEIXIS = re.compile(r"^(?:那个|这个|那道|这道|那盘|这盘|那份|这份)|(?:那个|这个|那道|这道|那盘|这盘|的)$")
 _ORDINAL = re.compile(r"第|最后|头一|末")
 _DISHY = re.compile(r"汤|羹|菜|肉|鱼|虾|鸡|鸭|鹅|排骨|饭|面|粥|丁|丝|片|块|豆腐|蛋|茄子|白菜|土豆|包|饺|饼|锅")
-_ELSE = re.compile(r"^(?:别的|其他|其它|另一个|另外一个|别的菜|其他菜|便宜|贵|简单|清淡|好吃|素|辣)")
+_ELSE = re.compile(r"^(?:别|其他|其它|另一个|另外一个|别的菜|其他菜|便宜|贵|简单|清淡|好吃|素|辣|一下|一换|掉|了)")
 
 # from the start of a clause: "太麻烦了，把它换成可乐鸡翅" (what comes before says why, not what)
 _LEAD = r"(?:^|(?<=[，,。！!？?\s]))(?:那就|那(?![个道盘份])|就|要不|还是|能不能|能否|可不可以|可以|帮我|麻烦你?|我想|想|你)*"
 _END = r"(?:吧|呗|啊|呀|哈|好了|好吗|行吗|可以吗|行不行|怎么样|好不好|成吗|吗|呢|就行|就好)*[。！!？?~～\s]*$"
-_TO = r"(?:换成|改成|换为|改为|替换成|替换为|换做|换作|改做|改吃|换个|换一个|换一道|换道|换上)"
+_TO = r"(?:换成|改成|换为|改为|替换成|替换为|换做|换作|改做|改吃|换个|换一个|换一道|换道|换上|(?<!替)换(?![掉了下]))"
 _THEN = r"(?:来个|来一个|来道|来一道|来份|来一份|来|换成|换个|换一个|换一道|改成|要个|要一个|要一道|要|做个|做一个|做道|做|上个|上一道|上|加个|想吃|吃)"
 _DROP = r"(?:不要|不想要|不吃|别要|别做|去掉|拿掉|撤掉|换掉|删掉)"
 _DROPPED = r"(?:不要了|别要了|不想吃了|不吃了|去掉|拿掉|撤了|撤掉|换掉|删了|删掉|算了)"
@@ -133,8 +133,9 @@ def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params
         return None
     wanted = _wanted(in_said, catalog)
     meant = dishes_meant(out_said, menu, entity, catalog)
-    if wanted is None and (in_said in KINDS or catalog.canonical(in_said) or _ELSE.search(in_said)):
-        return None  # "换成便宜点的", "再来个汤", "猪肉换成牛肉": another change of the plan
+    if wanted is None and (in_said in KINDS or catalog.canonical(in_said) or catalog.canonical(out_said)
+                           or _ELSE.search(in_said)):
+        return None  # "换成便宜点的", "再来个汤", "猪肉换成牛肉", "鸡蛋换成鸭蛋": another change of the plan
     if wanted is None and not meant and not _foodlike(in_said, catalog):
         return None  # "预算改成两百": not a dish, and not in the place of one shown
     if wanted is None and not meant and not _foodlike(out_said, catalog) and out_said not in KINDS:

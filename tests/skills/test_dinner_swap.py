@@ -120,3 +120,15 @@ def test_the_questions_carry_the_whole_plan(services: Services, make_view: View)
     offered = dinner.plan(make_view(unknown), unknown, services)
     assert "“佛跳墙”我排不进菜单" in offered.reply and offered.choices
     assert all(c.params["swaps"][-1][0] == "黄瓜皮蛋汤" and c.label not in ("黄瓜皮蛋汤",) for c in offered.choices)
+
+
+@pytest.mark.parametrize(("text", "swap"), [("把汤换紫菜蛋花汤", ["黄瓜皮蛋汤", "紫菜蛋花汤"]),
+                                            ("来个可乐鸡翅代替白灼虾吧", ["白灼虾", "可乐鸡翅"])])
+def test_more_ways_of_saying_it(text: str, swap: list[str]) -> None:
+    read = _read(text)
+    assert read is not None and read["swaps"] == [swap]
+
+
+@pytest.mark.parametrize("text", ["汤换一下", "汤换掉", "把汤换了吧", "汤换成别的吧"])
+def test_a_swap_without_a_named_dish_is_the_plain_swaps(text: str) -> None:
+    assert _read(text) is None
