@@ -30,8 +30,16 @@ _SOME = re.compile(r"(?:一|1)?\s*(?:个|条)|某(?:一)?(?:个|条)|一下|哪�
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
+_FROM = re.compile(r"(?:从|自)\s*$")
+_ON = re.compile(r"\s*(?:开始|起)")
+
+
 def _strip_spans(text: str) -> str:
+    """``text`` without its time phrases, and the 从…开始 around them (从下周一开始 is when, not what)."""
     for start, end in reversed(time_spans(text)):
+        before, after = _FROM.search(text, 0, start), _ON.match(text, end)
+        start = before.start() if before is not None else start
+        end = after.end() if after is not None else end
         text = text[:start] + text[end:]
     return text
 
