@@ -232,7 +232,11 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
             return
         dialogue.pause_active(turn)
         ctx.topic_version += 1
-    by_model = match.stage is Stage.LLM_ROUTER  # a model chose it: nothing but a read runs without a yes
+    # a model chose it: nothing but a read runs without a yes; the local model's guess is asked about before
+    # anything is kept ("想练出腹肌，每天能抽出二十分钟" read as a daily reminder is never set unasked)
+    found = engine.registry.for_intent(intent)
+    by_model = match.stage is Stage.LLM_ROUTER or (
+        match.stage is Stage.INTENT_MODEL and found is not None and found[1].keeps)
     if not engine.dialogue.start(turn, intent, view.text, dict(match.params), by_model=by_model):
         unknown(engine, turn, match, view, summary)
 

@@ -137,6 +137,10 @@ class Catalog:
         hits = [name for name in self._dish_by_name if name in text]
         return self._dish_by_name[max(hits, key=len)] if hits else None
 
+    def ingredient_words(self) -> tuple[str, ...]:
+        """Every name and alias of an ingredient."""
+        return tuple(self._alias)
+
     def canonical(self, word: str) -> str | None:
         """The canonical ingredient name for ``word`` (a name or an alias), or None."""
         return self._alias.get(word.strip())
