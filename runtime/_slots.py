@@ -185,7 +185,7 @@ def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, An
     out = dict(params)
     for name, value in slots.items():
         old = out.get(name)
-        if _named_items(old) and _named_items(value):
+        if isinstance(old, list) and _named_items(old) and _named_items(value):
             again = {item["name"]: item for item in value}
             kept = [again.pop(item["name"], item) for item in old]
             out[name] = kept + list(again.values())
