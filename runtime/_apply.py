@@ -204,10 +204,16 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
 
 
 def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    options = [ClarifyOption(label=engine.registry.task_name(intent), intent=intent) for intent, _ in match.options]
+    picks = list(match.params.get("picks") or ())
+    if picks:  # which of the things shown ("把那个取消了" after two reminders)
+        options = [ClarifyOption(label=str(p["label"]), intent=str(p["intent"]), params=dict(p["params"])) for p in picks]
+        head = texts.WHICH_ONE.format(task=engine.registry.task_name(match.intent))
+    else:
+        options = [ClarifyOption(label=engine.registry.task_name(intent), intent=intent) for intent, _ in match.options]
+        head = texts.CLARIFY_HEAD
     options.append(ClarifyOption(label="都不是", intent="unknown"))
     lines = [f"{i}. {o.label}" for i, o in enumerate(options, 1)]
-    question = "\n".join([texts.CLARIFY_HEAD, *lines, texts.CLARIFY_TAIL])
+    question = "\n".join([head, *lines, texts.CLARIFY_TAIL])
     turn.ctx.clarification = Clarification(text=view.text, question=question, options=options, asked_at=turn.now)
     turn.say(question)
 

@@ -27,6 +27,7 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
+from runtime.lexicon import unexplained
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
@@ -93,6 +94,10 @@ class Dialogue:
             for word in sorted(obj.refers, key=len, reverse=True):
                 if word in text:
                     return text.replace(word, phrase, 1)
+            for word in sorted(obj.anchors, key=len, reverse=True):
+                at = text.find(word)
+                if at >= 0 and not unexplained(text[:at], []):  # "前一天早上9点提醒我…": counted from that day
+                    return f"{text[:at]}{phrase}{text[at:]}"
         return text
 
     def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
@@ -241,12 +246,20 @@ class Dialogue:
     @staticmethod
     def _show(turn: TurnState, skill: str, action: str, intent: str, params: dict[str, Any],
               result: SkillResult) -> None:
-        """``result`` becomes the focus: what ran, with which params, and what it showed."""
-        turn.ctx.show(Focus(
-            skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
-            ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
-            entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+        """``result`` becomes the focus: what ran, with which params, and what it showed. Two requests of
+        one message that did the same thing ("2点提醒我取快递，2点半提醒我给老王回电话") show together."""
+        entities = [FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]
+        before = turn.ctx.focus
+        if turn.showed and before is not None and (before.skill, before.action) == (skill, action):
+            turn.ctx.focus = before.model_copy(update={"entities": [*before.entities, *entities],
+                                                       "params": plain(params), "at": turn.now})
+        else:
+            turn.ctx.show(Focus(
+                skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
+                ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
+                entities=entities))
         turn.focus = turn.ctx.focus
+        turn.showed = True
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""

@@ -40,6 +40,7 @@ ADVICE = "{hint}。{question}"
 NO_ADVICE = "这个得你来定哦"
 INVALID_GIVE_UP = "还是没能理解，要不先取消{task}？回复“取消”放弃，或直接回答：{question}"
 CLARIFY_HEAD = "你是想："
+WHICH_ONE = "你说的是哪一个？（{task}）"
 CLARIFY_TAIL = "回复数字就行～"
 SKILL_FAILED = "抱歉，{task}时出了点问题，请稍后再试。"
 
