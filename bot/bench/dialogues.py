@@ -87,7 +87,7 @@ def _scripts(folder: Path) -> Iterator[Path]:
 
 
 def _topic(name: str) -> str:
-    return re.sub(r"^b?\d+_", "", name).split("_")[0]
+    return re.sub(r"^[a-z]?\d+_", "", name).split("_")[0]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
