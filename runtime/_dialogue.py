@@ -28,6 +28,7 @@ from runtime.context import (
     SkillSession,
 )
 from runtime.lexicon import unexplained
+from runtime.parsers.timephrase import leaning
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
@@ -127,9 +128,9 @@ class Dialogue:
             if slot.check is not None and session.params.get(slot.name) is not None:
                 question = slot.check(session.params[slot.name])
                 if question:  # a value the skill cannot act on safely: ask rather than guess
-                    session.params.pop(slot.name)
+                    value = session.params.pop(slot.name)
                     session.missing = missing_slots(action, session.params, session.asked_optional)
-                    self._ask(turn, session, action, slot.name, question=question)
+                    self._ask(turn, session, action, slot.name, question=question, partial=_partial(value))
                     return
         missing = missing_slots(action, session.params, session.asked_optional)
         session.missing = missing
@@ -175,7 +176,7 @@ class Dialogue:
         return found
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
-             question: str | None = None) -> None:
+             question: str | None = None, partial: str = "") -> None:
         slot = action.slot(field)
         assert slot is not None
         options: list[str] = []
@@ -190,7 +191,7 @@ class Dialogue:
         if slot.ask_once and field not in session.asked_optional:
             session.asked_optional.append(field)
         session.expected_input = ExpectedInput(field=field, type=str(slot.parser), question=question,
-                                               asked_at=turn.now, options=options)
+                                               asked_at=turn.now, options=options, partial=partial)
         turn.ctx.active = session
         turn.say(question)
 
@@ -333,3 +334,12 @@ class Dialogue:
             if paused.offered < MAX_OFFERS:
                 paused.offered += 1
                 turn.say(texts.RESUME_OFFER.format(task=self.registry.task_name(paused.session.intent)))
+
+
+def _partial(value: Any) -> str:
+    """The words understood of a time that could not be used as it was, with the part of the day its
+    other words lean to ("下周三" + 下班后 → "下周三晚上"), for reading an answer that gives only the rest."""
+    if not isinstance(value, dict) or not isinstance(value.get("said"), str):
+        return ""
+    return value["said"] + leaning(tuple(map(str, value.get("unexplained") or ())))
+
