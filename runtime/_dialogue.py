@@ -339,7 +339,8 @@ class Dialogue:
 def _partial(value: Any) -> str:
     """The words understood of a time that could not be used as it was, with the part of the day its
     other words lean to ("下周三" + 下班后 → "下周三晚上"), for reading an answer that gives only the rest."""
-    if not isinstance(value, dict) or not isinstance(value.get("said"), str):
+    said = value.get("said") if isinstance(value, dict) else None
+    if not isinstance(said, str):
         return ""
-    return value["said"] + leaning(tuple(map(str, value.get("unexplained") or ())))
+    return said + leaning(tuple(map(str, value.get("unexplained") or ())))
 
