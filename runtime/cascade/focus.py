@@ -170,6 +170,8 @@ class FocusStage:
         kinds = {e.kind for e in focus.entities}
         objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
         for op, _ in ops:
+            if op is Operation.CHANGE and self._amends(focus):
+                continue  # "改成9点" right after a record was made corrects that record (its action's amend)
             intents = {i for o in objects if (i := o.intent_for(op)) is not None}
             if len(intents) == 1:
                 intent = intents.pop()
@@ -193,14 +195,17 @@ class FocusStage:
             if len(ops) != 1:
                 continue
             op, span = ops[0]
-            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
+            if op is Operation.CHANGE and self._amends(focus):
+                continue  # a correction of the record just made, not another one named by words
+            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause),
+                                [span, *value_spans(clause)]).strip()
             for obj in objects if 2 <= len(words) <= 8 else ():  # the object the result was about
                 intent = obj.intent_for(op)
                 if intent is not None and obj.pick and intent in self._takes(obj):
                     return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
                                       f"{op.value} of 「{words}」")
         for op, span in operations(text):
-            if op not in (Operation.CREATE, Operation.CHANGE):
+            if op not in (Operation.CREATE, Operation.CHANGE) or (op is Operation.CHANGE and self._amends(focus)):
                 continue
             for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
                 intent = obj.intent_for(op)
@@ -235,7 +240,8 @@ class FocusStage:
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
         takes = self._takes(obj)
-        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes), None)
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes
+                       and not (op is Operation.CHANGE and self._amends(focus))), None)
         if intent is None and not ops:
             intent = obj.intent_for(obj.default)
         if intent is None or intent not in takes:
@@ -293,6 +299,11 @@ class FocusStage:
                              options=tuple((intent, _label(e)) for e in shown), params={"picks": picks},
                              detail=f"focus: which of {len(shown)} {kind}s")
         return None
+
+    def _amends(self, focus: Focus) -> bool:
+        """Whether the focus is a record just made by an action that takes corrections (its amend)."""
+        found = self._registry.for_intent(focus.intent)
+        return found is not None and found[1].amend is not None
 
     def _takes(self, obj: DomainObject) -> set[str]:
         """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
