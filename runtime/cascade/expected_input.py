@@ -22,7 +22,7 @@ from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import pick
 from runtime.cascade._reading import answer_value, named_slots, spare_text
 from runtime.cascade.rules import RuleRouter
-from runtime.lexicon import explained, is_elliptical_question
+from runtime.lexicon import explained, is_elliptical_question, operations
 from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
@@ -64,7 +64,18 @@ class ExpectedInputStage:
             return None
         if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, view.text, turn.now) is not None:
             return None
+        if self._other_operation(turn, choice):
+            return None  # "喝水那个改成7点半" names an option of a cancel list but asks for something else
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
+
+    def _other_operation(self, turn: TurnInput, choice: int) -> bool:
+        """Whether the message asks for an operation the chosen option's intent does not do."""
+        options = turn.clarification.options if turn.clarification is not None else []
+        if not 1 <= choice <= len(options):
+            return False
+        intent = options[choice - 1].intent
+        does = {op for o in self._registry.objects for op, i in o.ops if i == intent}
+        return bool(does) and any(op not in does for op, _ in operations(turn.text))
 
     def invalid(self, turn: TurnInput) -> Match | None:
         """Nothing else explained the message while a field is asked: ask again, with a hint."""

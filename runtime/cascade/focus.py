@@ -167,7 +167,8 @@ class FocusStage:
             return None
         found = self._registry.for_intent(focus.intent)
         skill = found[0] if found is not None else None
-        kinds = {e.kind for e in focus.entities}
+        major = {e.kind for e in focus.entities if not e.attrs.get("minor")}
+        kinds = major or {e.kind for e in focus.entities}  # a reminder's day is a detail of it, not a second thing
         objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
         for op, _ in ops:
             if op is Operation.CHANGE and self._amends(focus):

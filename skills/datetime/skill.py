@@ -8,9 +8,10 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill.parsers import festivals
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
-from skills.datetime._calendar_answers import calendar_answer, named_day
+from skills.datetime._calendar_answers import calendar_answer, lunar_text, named_day
 from skills.datetime._focus import DAY_QUESTIONS, aspect_answer, day_entity
 from skills.datetime._triggers import TRIGGERS
 from skills.datetime._zones import city_time
@@ -165,7 +166,11 @@ def answer(question: str, now: datetime) -> str:
         return f"{label}是星期{WEEKDAYS[target.weekday()]}（{target.month}月{target.day}日）。"
     if re.search(r"几年|哪年|今年", question) and day is None:
         return f"今年是{today.year}年。"
-    return f"{label}是{fmt_day(target, year=target.year != today.year or label in ('今天', '今日'))}。"
+    head = f"{label}是{fmt_day(target, year=target.year != today.year or label in ('今天', '今日'))}"
+    if re.search(r"什么日子|啥日子|什么节|啥节|特别的日子", question):  # 今天是什么日子: its festivals too
+        fests = [f.name for f in festivals.festivals_on(target)]
+        return f"{head}，{'、'.join(fests)}。" if fests else f"{head}，{lunar_text(target)}，不是什么节日。"
+    return f"{head}。"
 
 
 def _subject(question: str, now: datetime) -> tuple[date, str] | None:

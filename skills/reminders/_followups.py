@@ -51,10 +51,12 @@ def _also(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
     due = _due(entity)
     if due is None or entity is None:
         return None
-    expr = parse_time_phrase(m.string, due)
+    said_at = entity.attrs.get("said_at")  # "后天" counts from the day it was said, not from the due time
+    expr = parse_time_phrase(m.string, datetime.fromisoformat(said_at) if isinstance(said_at, str) else due)
     if expr is None or expr.rrule:
         return None
-    at = expr.at if expr.has_time else expr.at.replace(hour=due.hour, minute=due.minute, second=0, microsecond=0)
+    clock = due.astimezone(expr.at.tzinfo)  # the due time as the user's clock shows it
+    at = expr.at if expr.has_time else expr.at.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
     if at <= due:
         return None
     return {"when": TimeExpr(at=at, has_time=True, said=expr.said).to_param(), "content": entity.name}

@@ -116,7 +116,8 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     said = format_when(local(view, at))
     return SkillResult(f"好的，{said} 再提醒你：{content}", data={"at": at.isoformat()},
                        dto={"content": content, "when": said},
-                       entities=(Entity("reminder", content, None, {"due": at.isoformat()}),))
+                       entities=(Entity("reminder", content, None, {"due": at.isoformat(),
+                                                                    "said_at": view.now.isoformat()}),))
 
 
 SPEC = SkillSpec(

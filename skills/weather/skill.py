@@ -151,8 +151,9 @@ def _one(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         return SkillResult(f"“{word}”是哪一天我没弄明白，可以说“明天”“周六”或者“12月3日”。", dto={"city": city}, ok=False)
     last = local.date() + timedelta(days=FORECAST_DAYS - 1)
     if dates[0] < local.date() or dates[-1] > last:
-        return SkillResult(f"{word}（{_md(dates[0])}）的天气还查不到：只能查今天到{_md(last)}这一周的。",
-                           dto={"city": city, "day": word, "available": False}, facts={"city": city}, ok=False)
+        # an answer, not a failure: the city stays in focus ("那明天呢" asks about the same city)
+        return SkillResult(f"{city}{word}（{_md(dates[0])}）的天气还查不到：只能查今天到{_md(last)}这一周的。",
+                           dto={"city": city, "day": word, "available": False}, facts={"city": city})
     provider = services.weather
     try:
         if provider is None:
