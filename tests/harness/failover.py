@@ -37,9 +37,11 @@ class Processes:
         log = (self.log_dir / f"{name}.log").open("ab")
         self.procs[name] = (cmd, subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log, stderr=log), log)
 
-    def webhook(self) -> str:
+    def webhook(self, *, reply_wait: float = 0.0) -> str:
+        """Start ``wxbot serve`` (``reply_wait``: seconds a request waits for a passive reply) and
+        return its URL once it answers."""
         port = free_port()
-        self.start("webhook", "serve", "--port", str(port), "--reply-wait", "0", "--engine", ECHO)
+        self.start("webhook", "serve", "--port", str(port), "--reply-wait", str(reply_wait), "--engine", ECHO)
         url = f"http://127.0.0.1:{port}/wechat"
         deadline = time.monotonic() + 30
         with WebhookDriver(url, TOKEN) as driver:
@@ -55,6 +57,9 @@ class Processes:
     def worker(self, name: str) -> None:
         self.start(name, "worker", "--engine", ECHO, "--lease-ttl", "1.5", "--typing-after", "0", "--name",
                    f"{name}-{os.getpid()}")
+
+    def pid(self, name: str) -> int:
+        return self.procs[name][1].pid
 
     def alive(self, name: str) -> bool:
         return self.procs[name][1].poll() is None
