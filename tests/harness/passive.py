@@ -73,16 +73,19 @@ class Conversation(threading.Thread):
         timeouts = refused = 0
         while timeouts < self.attempts and refused <= self.refused_retries:
             msg.attempts += 1
+            sent_at = time.monotonic()
             try:
                 res = d.post_once(xml, timeout=self.timeout_s)
             except httpx.TimeoutException:
-                self.statuses["timeout"] += 1
-                timeouts += 1  # WeChat gave up on this attempt: the next one goes at once
-                continue
+                res = None
             except httpx.HTTPError:
                 self.statuses["refused"] += 1
                 refused += 1
                 time.sleep(0.2)
+                continue
+            if res is None or time.monotonic() - sent_at > self.timeout_s:  # an answer after 5 s is dropped
+                self.statuses["timeout" if res is None else "late"] += 1
+                timeouts += 1  # WeChat gave up on this attempt: the next one goes at once
                 continue
             self.statuses[res.status_code] += 1
             if res.status_code != 200:
