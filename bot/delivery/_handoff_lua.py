@@ -110,14 +110,19 @@ return status
 """
 
 # The sweeper's release of a hand-off past its deadline (the user's mailbox entry was admitted
-# ``release_after_s`` ago). Ready, released_ready, or taken by a request that never confirmed its
-# answer (recorded passive|uncertain: it may have reached WeChat): released_ready for the API path,
-# due again ARGV[3] unless its delivery settles. Waiting: released. KEYS: handoff, deadlines, outcomes;
-# ARGV: member, channel, due again at, msg key, at, maxlen, grace after write_by.
+# ``release_after_s`` ago, or it was released since). Ready, released_ready, or taken by a request
+# that never confirmed its answer (recorded passive|uncertain: it may have reached WeChat):
+# released_ready for the API path, due again ARGV[3] unless its delivery settles — unless someone
+# took it over since the sweeper read the deadline list ({'owned'}). Waiting: released. A taken
+# hand-off of a webhook that does not confirm its answers (an older version) is left as answered.
+# KEYS: handoff, deadlines, outcomes; ARGV: member, channel, due again at, msg key, at, maxlen, grace
+# after write_by, the sweeper's now.
 RELEASE_LATE = _NOW + """
 local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'taken' then
-  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by') or '0') + tonumber(ARGV[7])
+local due = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if due and tonumber(due) > tonumber(ARGV[8]) then return {'owned', ''} end
+if state == 'taken' and redis.call('HEXISTS', KEYS[1], 'write_by') == 1 then
+  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by')) + tonumber(ARGV[7])
   if now() < by then
     redis.call('ZADD', KEYS[2], by, ARGV[1])
     return {'taken', ''}
@@ -154,7 +159,8 @@ return 1
 # 'settled' (nothing to do; the mark is cleared), {'wait', seconds} (a request can still take it or
 # confirm its answer), or {'late', text}: nobody will answer with it any more, so it is this worker's
 # to send through the API now, in order (due again ARGV[4] on the deadline list, so the sweeper stays
-# away meanwhile). A reply handed to an answer never confirmed is recorded passive|uncertain.
+# away meanwhile). A reply handed to an answer never confirmed is recorded passive|uncertain (taken by
+# a webhook that does not confirm its answers, an older version: settled).
 # KEYS: handoff, deadlines, outcomes, flags; ARGV: member, msg key, grace after write_by, due again at,
 # at, maxlen.
 TAKE_OVER = _NOW + """
@@ -163,8 +169,8 @@ local t = now()
 if state == 'ready' then
   local by = tonumber(redis.call('HGET', KEYS[1], 'claim_by') or '0')
   if t < by then return {'wait', tostring(by - t)} end
-elseif state == 'taken' then
-  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by') or '0') + tonumber(ARGV[3])
+elseif state == 'taken' and redis.call('HEXISTS', KEYS[1], 'write_by') == 1 then
+  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by')) + tonumber(ARGV[3])
   if t < by then return {'wait', tostring(by - t)} end
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'msg', ARGV[2], 'channel', 'passive',
              'status', 'uncertain', 'code', '0', 'bytes', '0', 'at', ARGV[5])

@@ -154,7 +154,7 @@ class Handoff:
             self._redis, lua.RELEASE_LATE,
             [keys.handoff(user, message_key), keys.handoff_deadlines(), keys.outcomes(user)],
             [_member(user, message_key), keys.replies_channel(), now + LATE_RETRY_S, message_key, _t(time.time()),
-             OUTCOMES_MAXLEN, CONFIRM_GRACE_S]))
+             OUTCOMES_MAXLEN, CONFIRM_GRACE_S, now]))
 
     def take_over(self, user: str, message_key: str) -> tuple[str, str]:
         """The user's next delivery looks at the passive reply still open before it: ``("settled", "")``,

@@ -163,6 +163,7 @@ class DeliveryService:
                     if settled(record.states.get(pid))]
         pending = record.pending()
         steps = list(assign(facts, [text for _, text in pending]).steps)
+        offered = False  # a piece of this delivery waits for a request to answer with it
         i = 0
         while i < len(pending):
             piece = _Piece(pending[i][0], steps[i], i == len(pending) - 1, record.carried)
@@ -174,6 +175,7 @@ class DeliveryService:
                     facts = replace(facts, passive=False)
                     steps[i:] = assign(facts, [text for _, text in pending[i:]]).steps
                     continue
+                offered = offered or status == "offered"
                 outcomes.append(Outcome(channel, "offered" if status == "offered" else "duplicate", piece.step.text))
             elif channel in (Channel.PARK, Channel.DROP):
                 status = "parked" if channel is Channel.PARK else "dropped"
@@ -181,6 +183,9 @@ class DeliveryService:
                     channel, status, park=piece.step.text if channel is Channel.PARK else None))
                 outcomes.append(Outcome(channel, status, piece.step.text))
             else:
+                if offered:  # the passive piece reaches the user first
+                    self._settle_open(user, message_key, fence)
+                    offered = False
                 done, ending = self._api_step(user, message_key, piece, fence)
                 outcomes += done
                 if ending == "blocked":  # 45015/45047: the same piece and the rest, without custom

@@ -181,3 +181,31 @@ def test_a_reply_taken_by_an_answer_never_confirmed_is_sent_again_and_recorded_u
     sweep_once(conn, jobs, now=time.time() + 60)
     assert jobs.late == [("u1", "m1", "回复")]
     assert outcomes(conn, "u1") == [("passive", "uncertain")]  # it may have reached the user
+
+
+def test_a_long_reply_goes_on_through_the_api_only_after_its_passive_piece_was_answered(
+        conn: redis.Redis, wx: FakeWeChatServer) -> None:
+    svc = DeliveryService(conn, make_api(wx, conn))
+    svc.store.on_user_message("u1", time.time())
+    request = attempt()
+    handoff = admit(conn, "u1", "m1", request)
+    answered: list[float] = []
+
+    def webhook() -> None:
+        assert handoff.poll("u1", "m1", request)[0] == "taken"
+        answered.append(time.time())
+        handoff.confirm("u1", "m1", request, in_time=True)
+
+    threading.Timer(0.2, webhook).start()
+    out = svc.deliver("u1", "m1", ["长" * 1000])  # two pieces: the first passive, the second custom
+    assert [(o.channel, o.status) for o in out] == [("passive", "offered"), ("custom", "sent")]
+    assert wx.state.sent_to("u1", "custom")[0].at >= answered[0]
+
+
+def test_the_sweeper_leaves_a_reply_someone_took_over_since_it_read_the_list(conn: redis.Redis) -> None:
+    handoff = admit(conn, "u1", "m1", attempt(ago=10))
+    conn.hset(keys.handoff("u1", "m1"), mapping={"state": "released_ready", "text": "回复"})
+    conn.zadd(keys.handoff_deadlines(), {"u1|m1": time.time() - 1})
+    assert handoff.due(time.time()) == [("u1", "m1")]  # the sweeper reads the list …
+    assert handoff.take_over("u1", "m1") == ("late", "回复")  # … a worker takes it over meanwhile …
+    assert handoff.release_late("u1", "m1", time.time()) == ("owned", "")  # … so no second late job
