@@ -25,18 +25,24 @@ import redis
 
 from bot.bench import PrivateRedis
 from bot.delivery import DeliveryStore
-from bot.wechat.testkit import FakeWeChatServer
+from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from tests.harness.edge import wait_until
 from tests.harness.failover import TOKEN, Processes
 from tests.harness.faults import LONG, Every
 from tests.harness.passive import Conversation, Report, check
 
 pytestmark = pytest.mark.redis
+M = MessageFactory()
 
 
 def _contents(rng: random.Random, user: str, n: int) -> list[str]:
     return [f"sleep:{rng.uniform(0.2, 1.5):.2f} {user}-{i}" if rng.random() < 1 / 3 else f"{user}-{i}"
             for i in range(n)]
+
+
+def _waiting(conn: redis.Redis) -> int:
+    """Hand-offs a webhook request waits on."""
+    return sum(conn.hget(k, "state") == b"waiting" for k in conn.keys("wx:*:handoff:*"))
 
 
 def _run(wx: FakeWeChatServer, tmp_path: Path, *, users: int, per_user: int, seed: int) -> Report:
@@ -50,12 +56,16 @@ def _run(wx: FakeWeChatServer, tmp_path: Path, *, users: int, per_user: int, see
         for name in ("worker-1", "worker-2"):
             procs.worker(name)
         keeper.start()
+        with WebhookDriver(url, TOKEN, attempts=1) as d:  # both workers answer before the load starts
+            assert wait_until(lambda: len(conn.keys("rq:worker:*")) >= 2
+                              and d.deliver(M.text("warm", "hi")).reply == "echo:hi", 30, 0.2)
         convs = [Conversation(url, TOKEN, f"r{seed}u{i}", _contents(rng, f"r{seed}u{i}", per_user))
                  for i in range(users)]
         for c in convs:
             c.start()
         time.sleep(rng.uniform(1.0, 3.0))
-        waiting = sum(conn.hget(k, "state") == b"waiting" for k in conn.keys("wx:*:handoff:*"))
+        wait_until(lambda: _waiting(conn) >= 2, 5, 0.01)  # kill while requests wait for slow turns
+        waiting = _waiting(conn)
         server.kill()
         time.sleep(1.5)
         server.start()
