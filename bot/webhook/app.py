@@ -4,9 +4,13 @@ GET: URL verification. POST: signature (and ``msg_signature``) first → 403; bo
 safe XML parsing → 400; then the message is appended to the user's mailbox exactly once across
 replicas and WeChat retries, a drain job is dispatched, and the request waits up to
 ``reply_wait_s`` for the reply to answer passively (``0``: never wait, every reply goes through the
-API). A retry of the same message keeps waiting for
-the same reply; when the last attempt times out the request answers ``success`` and the worker
-delivers through the API.
+API). A retry of the same message keeps waiting for the same reply; when the last attempt times out
+the request answers ``success`` and the worker delivers through the API.
+
+Every limit of a waiting request counts from when it reached the host (:mod:`bot.webhook._arrival`),
+not from when its handler ran: a process that was frozen never answers with a reply after WeChat
+gave up on the request (:mod:`bot.delivery.handoff`). The answer is confirmed once written — recorded
+``passive|sent`` when it was written in time, else given back for WeChat's next attempt or the API.
 """
 
 from __future__ import annotations
