@@ -16,8 +16,7 @@ import time
 import pytest
 import redis
 
-from bot.delivery import DeliveryService
-from bot.delivery._replicas import NotReplicated
+from bot.delivery import DeliveryService, NotReplicated
 from bot.wechat.testkit import FakeWeChatServer
 from runtime import keys
 from tests.harness.edge import make_api
