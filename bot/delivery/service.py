@@ -50,11 +50,12 @@ OPEN_WAIT_S = 8.0  # longest a delivery waits for the passive reply before it (i
 
 @dataclass(frozen=True)
 class Outcome:
-    """What happened to one piece of text (one attempt, for ``uncertain``)."""
+    """What happened to one piece of text (one attempt, for ``uncertain``). ``status``: sent, offered
+    (a passive piece handed to the waiting request), parked, dropped, refused, blocked, uncertain,
+    resent_uncertain or duplicate."""
 
     channel: Channel
-    status: str  # sent | offered (passive) | parked | dropped | refused | blocked | uncertain | resent_uncertain
-    # | duplicate
+    status: str
     text: str
     code: int = 0
 
