@@ -5,7 +5,8 @@
 retried quickly, as a WeChat outage stretched over a Redis restart), and it keeps every passive reply
 it received and when. :func:`check` compares what each user got (those passive replies, and the
 fake WeChat API's customer-service sends) with what was accepted, in order, and with the delivery
-records: ``passive|sent`` only for a reply the sender received, every double recorded.
+records: ``passive|sent`` only for a reply the sender received (less those WeChat's retry showed had
+not arrived, recorded ``retried``), every reply received recorded, every double recorded.
 
 :class:`Pauser` freezes a process (SIGSTOP) for a random 0.3–1.5 s every 2–4 s: a GC pause, CPU
 starvation or a noisy neighbour as the webhook sees them.
@@ -164,7 +165,7 @@ def _check_user(conv: Conversation, wx: FakeWeChatServer, store: DeliveryStore, 
         report.unrecorded_doubles.append(f"{user}: {doubled} doubled, {uncertain} recorded")
     for m in messages:  # passive|sent only for a reply this message's requests received
         mine = [r for r in records if r["msg"] == m.key and r["channel"] == "passive"]
-        sent = sum(r["status"] == "sent" for r in mine)
+        sent = sum(r["status"] == "sent" for r in mine) - sum(r["status"] == "retried" for r in mine)
         maybe = sum(r["status"] in UNCERTAIN for r in mine)
         if not sent <= len(m.passive) <= sent + maybe:
             report.disagreements.append(f"{user} {m.key}: {sent} passive|sent (+{maybe} uncertain) records, "
