@@ -126,7 +126,6 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         return PlainTextResponse(request.query_params.get("echostr", ""))
 
     async def receive(scope: Scope, receive_body: Receive) -> Reply | Answer:
-        came = arrived(receive_body)  # when the request reached the host (before its body is read)
         query = query_of(scope)
         try:
             check_signature(conf, query)
@@ -139,7 +138,8 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         except MalformedMessage:
             return 400, b"bad request", TEXT
         if not (waits_for_reply(msg) and config.reply_wait_s > 0):
-            return await _accept(query, msg, came, None)
+            return await _accept(query, msg, 0.0, None)
+        came = arrived(receive_body)  # when the request reached the host (the kernel's stamp)
         member = f"{msg.user}|{msg.message_key}"
         woken = notifier.register(member)  # before the admit: a reply can never slip past unnoticed
         try:
