@@ -65,3 +65,23 @@ def test_a_replica_that_does_not_confirm_holds_the_send_back_and_a_gone_one_does
     started = time.monotonic()
     assert [o.status for o in svc.deliver("u1", "m2", ["第二条"], passive=False)] == ["sent"]
     assert time.monotonic() - started < 0.3
+
+
+def test_a_send_whose_settlement_died_with_the_master_is_resent_recorded(pair: SentinelCluster,
+                                                                        wx: FakeWeChatServer) -> None:
+    """The master dies after the send, its settlement never replicated: the promoted replica has the
+    claim, so the re-run records the resend instead of doubling unrecorded."""
+    _, svc = _service(pair, wx)
+    wx.state.latency["custom"] = 0.6
+    # promoted in the middle of the call: it has the claim, and never gets the settlement
+    promote = threading.Timer(0.3, pair.ask, (pair.replica, "REPLICAOF", "NO", "ONE"))
+    promote.start()
+    assert [o.status for o in svc.deliver("u1", "m1", ["回复"], passive=False)] == ["sent"]
+    promote.join()
+    pair.master.kill()
+    promoted = redis.Redis(port=pair.replica.port)
+    rerun = DeliveryService(promoted, make_api(wx, promoted), replicas=1, replica_timeout_ms=300)
+    out = rerun.deliver("u1", "m1", ["回复"], passive=False)  # the message handled again
+    assert [o.status for o in out] == ["resent_uncertain", "sent"]
+    assert len(wx.state.sent_to("u1", "custom")) == 2  # a double, and it is recorded
+    assert [o["status"] for o in rerun.store.outcomes("u1")] == ["resent_uncertain", "sent"]
