@@ -17,7 +17,8 @@ from runtime.skill import SkillRegistry
 from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
 from runtime.transcript import TranscribedEngine, Transcript, TurnHandler
 from skills import all_skills
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.services import Services
 
 if TYPE_CHECKING:  # the edge's modules load only in the processes that build the edge (not `wxbot chat`)
@@ -89,8 +90,12 @@ def build_runtime(settings: Settings, *, store: ContextStore | None = None, redi
                  else RedisContextStore(redis, idle_ttl=settings.context_idle_ttl))
     db = make_engine(database_url or settings.database())
     init_db(db)
-    services = Services(db=db, weather=weather if weather is not None else make_weather(settings, redis),
-                        cache=redis)
+    # the ports' answers are recorded with each turn (bot/recording.py): a re-run answers the same
+    from bot.recording import RecordingCache, RecordingWeather
+
+    weather = weather if weather is not None else make_weather(settings, redis)
+    services = Services(db=db, weather=None if weather is None else RecordingWeather(weather),
+                        cache=None if redis is None else RecordingCache(redis))
     model = load_intent_model(settings)
     engine = Engine(store=store, registry=SkillRegistry(all_skills()), services=services, tz=settings.wxbot_tz,
                     intent_model=model, intent_threshold=DEFAULT_THRESHOLD, llm=build_llm(settings.llm_env()))

@@ -4,6 +4,12 @@ Rules enforced here rather than at every call site: user ids are hashed (``user`
 fields that carry message text (``text``, ``reply``, ``replies``, ``content``, ``body``) are kept only
 at DEBUG; fields whose name looks like a secret are redacted; known secret values (from Settings)
 are scrubbed from every message, field and traceback.
+
+:func:`configure_logging` routes every logger of the process through one handler: the libraries'
+too (uvicorn's start and access lines, RQ's), so with ``LOG_FORMAT=json`` (the default) every line
+is a JSON object. Access lines carry ``method``, ``path`` (never the query string: WeChat puts the
+user's openid and the signature there) and ``status``. ``LOG_FORMAT=text`` is the same records as
+plain lines, for a terminal. Each process logs one :func:`log_startup` line.
 """
 
 from __future__ import annotations
@@ -18,12 +24,18 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-__all__ = ["JsonFormatter", "configure_logging", "hash_user", "log_turn", "turn_context"]
+from bot._startup import log_startup
+
+__all__ = ["JsonFormatter", "configure_logging", "hash_user", "log_startup", "log_turn", "turn_context"]
 
 TEXT_FIELDS = frozenset({"text", "reply", "replies", "content", "body", "message_text"})
 SECRET_MARKERS = ("token", "secret", "password", "api_key", "apikey", "authorization", "aes_key", "cookie")
 REDACTED = "[redacted]"
-_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
+# record attributes that are not fields (uvicorn's ``color_message`` repeats the message with ANSI codes)
+_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message", "asctime", "taskName", "color_message"}
+# loggers whose handlers configure_logging takes over (they would otherwise print their own plain text)
+LIBRARY_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "rq", "rq.worker")
 _bound: contextvars.ContextVar[tuple[tuple[str, Any], ...]] = contextvars.ContextVar("wxbot_log_fields",
                                                                                     default=())
 
@@ -62,6 +74,8 @@ class JsonFormatter(logging.Formatter):
             return self._scrub(value)
         if isinstance(value, int | float | bool) or value is None:
             return value
+        if isinstance(value, list | tuple):
+            return [self._value(item) for item in value]
         return self._scrub(str(value))
 
     def format(self, record: logging.LogRecord) -> str:
@@ -86,18 +100,50 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
-def configure_logging(settings: Any, *, level: int | str = logging.INFO, stream: TextIO | None = None) -> None:
-    """Route the root logger to one JSON handler on ``stream`` (stderr), scrubbing the secrets in ``settings``."""
+class TextFormatter(JsonFormatter):
+    """The same records as plain ``time level logger message key=value`` lines (``LOG_FORMAT=text``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        data = json.loads(super().format(record))
+        head = f"{data.pop('ts')} {data.pop('level').upper()} {data.pop('logger')}: {data.pop('msg')}"
+        exc = data.pop("exc", None)
+        line = " ".join([head, *(f"{k}={v}" for k, v in data.items())])
+        return f"{line}\n{exc}" if exc else line
+
+
+class AccessFields(logging.Filter):
+    """uvicorn's access records as fields (client, method, path, status), the query string dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) == 5:
+            client, method, path, version, status = record.args
+            path = str(path).split("?", 1)[0]
+            record.args = (client, method, path, version, status)
+            record.__dict__.update(client=client, method=method, path=path, status=status)
+        return True
+
+
+def configure_logging(settings: Any, *, level: int | str | None = None, stream: TextIO | None = None) -> None:
+    """Route every logger to one handler on ``stream`` (stderr): JSON lines, or text with
+    ``LOG_FORMAT=text``; the secrets in ``settings`` are scrubbed from both."""
     secrets = [str(getattr(settings, name, "") or "") for name in (
         "wechat_token", "wechat_app_secret", "wechat_aes_key", "openai_api_key", "admin_token")]
     secrets += [v for k, v in (getattr(settings, "openai_extra", {}) or {}).items() if "KEY" in k or "SECRET" in k]
+    salt = str(getattr(settings, "wechat_app_id", "") or "")
+    kind = TextFormatter if getattr(settings, "log_format", "json") == "text" else JsonFormatter
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter(secrets=secrets, salt=str(getattr(settings, "wechat_app_id", "") or "")))
+    handler.setFormatter(kind(secrets=secrets, salt=salt))
+    handler.addFilter(AccessFields())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level)
+    root.setLevel(level if level is not None else str(getattr(settings, "log_level", "info")).upper())
+    for name in LIBRARY_LOGGERS:  # their own handlers (if any were set) would print plain text
+        library = logging.getLogger(name)
+        for old in list(library.handlers):
+            library.removeHandler(old)
+        library.propagate = True
 
 
 def log_turn(logger: logging.Logger, inbound: Any, result: Any) -> None:

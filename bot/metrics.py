@@ -28,7 +28,6 @@ log = logging.getLogger(__name__)
 __all__ = ["Metrics", "RedisCollector", "RequestMetrics", "instrument", "metrics_routes", "serve_metrics"]
 
 ACK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 4.5, 5.0, 6.0, 10.0)
-LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 class RedisCollector(Collector):
@@ -150,24 +149,22 @@ def instrument(app: Any, metrics: Metrics, *, webhook_path: str = "/wechat") -> 
 
 
 def metrics_routes(metrics: Metrics, *, token: str = "") -> list[BaseRoute]:
-    """``GET /metrics``: open to loopback clients (Prometheus on the host, or via nginx only if you
-    proxy it on purpose); other clients need ``Authorization: Bearer <token>`` when a token is set."""
+    """``GET /metrics`` on the app's own port: only with ``Authorization: Bearer <ADMIN_TOKEN>``; 404
+    without it, and 404 for everyone when no token is set. The client's address does not count (behind
+    a proxy every client is local). For a scraper without the token use :func:`serve_metrics`."""
 
     async def endpoint(request: Request) -> Response:
-        client = request.client.host if request.client else ""
-        if client not in LOOPBACK:
-            offered = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-            if not token or not hmac.compare_digest(offered.encode(), token.encode()):
-                return Response("Not Found", status_code=404)
+        offered = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if not token or not hmac.compare_digest(offered.encode(), token.encode()):
+            return Response("Not Found", status_code=404)
         return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     return [Route("/metrics", endpoint, methods=["GET"])]
 
 
-def serve_metrics(redis: Any, port: int, addr: str = "127.0.0.1") -> Metrics:
-    """Expose a worker's metrics on ``addr:port`` (a thread; for processes without an HTTP server)."""
+def serve_metrics(metrics: Metrics, port: int, addr: str = "127.0.0.1") -> Any:
+    """Expose ``metrics`` without a token on a listener of their own, ``addr:port`` (a thread;
+    ``METRICS_ADDR``). Keep ``addr`` off the internet: bind it to loopback or a private network."""
     from prometheus_client import start_http_server
 
-    metrics = Metrics(redis)
-    start_http_server(port, addr=addr, registry=metrics.registry)
-    return metrics
+    return start_http_server(port, addr=addr, registry=metrics.registry)

@@ -28,6 +28,8 @@ DuePushes = Callable[[datetime], list[Any]]
 class _Engine(Protocol):
     def handle(self, inbound: Inbound) -> TurnResult: ...
 
+    def show(self, user: str, intent: str, result: Any, *, at: datetime) -> None: ...
+
 ECHO_CHARS = 60
 
 
@@ -179,6 +181,8 @@ class ScriptRunner:
         out: list[dict[str, Any]] = []
         now = self.now()
         for push in self.due_pushes(now):
+            if hasattr(push, "shown"):  # what fired is what the user's next words refer to
+                self.engine.show(push.user, *push.shown(), at=now)
             channel = self._users.setdefault(push.user, _UserChannel())
             plan = decide(DeliveryFacts(texts=(push.text,), now=now.timestamp(), quota=channel.quota,
                                         template_id=self.template_id, unsubscribed=channel.unsubscribed))

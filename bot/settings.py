@@ -11,6 +11,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.redis_client import RedisTarget, parse_sentinels
 
+# Values the documentation and the defaults use as stand-ins; `wxbot serve` refuses them outside
+# embedded mode (deploy/.env.example's placeholders are all here: a test checks it).
+PLACEHOLDERS = frozenset({"change-me", "changeme", "wxbot-dev-token", "secret", "token", "password"})
+MIN_SECRET_LEN = 16
+_CHOOSE = ("set a random value of 16-32 letters and digits (e.g. `openssl rand -hex 16`); "
+           "only embedded mode (no REDIS_URL) accepts it")
+
 
 class Settings(BaseSettings):
     """Everything a wxbot process can be configured with. Empty URLs mean "embedded"."""
@@ -50,9 +57,17 @@ class Settings(BaseSettings):
     openai_base_url: str = ""
     openai_api_key: str = ""
     openai_model: str = ""
+    openai_turn_budget: float = Field(default=3.0, gt=0, le=30)  # model seconds per turn, one retry included
     openai_extra: dict[str, str] = Field(default_factory=dict)
 
     admin_token: str = ""
+    # /metrics without a token on a listener of its own (host:port, e.g. 127.0.0.1:9108); on the web
+    # port /metrics always needs ADMIN_TOKEN as a Bearer header
+    metrics_addr: str = ""
+    # the proxies whose X-Forwarded-For/-Proto the web process believes (nginx on the same host)
+    forwarded_allow_ips: str = "127.0.0.1"
+    log_format: Literal["json", "text"] = "json"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
     weather_base_url: str = "https://api.open-meteo.com"
     weather_geocoding_url: str = "https://geocoding-api.open-meteo.com"
     weather_fake: bool = False
@@ -60,6 +75,15 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 30
     transcript_max_len: int = 2000
     transcript_max_age_days: int = 30
+
+    @field_validator("metrics_addr")
+    @classmethod
+    def _metrics_addr_is_host_port(cls, value: str) -> str:
+        if value.strip():
+            host, sep, port = value.strip().rpartition(":")
+            if not sep or not host or not port.isdigit():
+                raise ValueError("METRICS_ADDR is host:port, e.g. 127.0.0.1:9108")
+        return value.strip()
 
     @field_validator("redis_sentinels")
     @classmethod
@@ -90,6 +114,24 @@ class Settings(BaseSettings):
         """True when no Redis server is configured: everything runs in one process."""
         return not self.redis_url and not self.redis_sentinels
 
+    def unsafe_secret(self) -> str | None:
+        """Why this configuration must not face the internet, in one line naming the setting; None
+        when it may. Embedded (development) mode is never refused."""
+        if self.embedded:
+            return None
+        checks = (("WECHAT_TOKEN", self.wechat_token, True), ("ADMIN_TOKEN", self.admin_token, False))
+        for name, value, required in checks:
+            if not value and not required:
+                continue
+            if value.strip().lower() in PLACEHOLDERS:
+                return f"{name} is the placeholder {value!r}: {_CHOOSE}"
+            if len(value) < MIN_SECRET_LEN:
+                return f"{name} has {len(value)} characters, fewer than {MIN_SECRET_LEN}: {_CHOOSE}"
+        if self.wechat_app_secret.strip().lower() in PLACEHOLDERS:
+            return (f"WECHAT_APP_SECRET is the placeholder {self.wechat_app_secret!r}: copy the AppSecret "
+                    "from mp.weixin.qq.com (设置与开发 → 基本配置)")
+        return None
+
     def redis_target(self) -> RedisTarget:
         """Where the Redis server is (a URL, or Sentinel's master); meaningless when embedded."""
         sentinels = parse_sentinels(self.redis_sentinels)
@@ -112,4 +154,5 @@ class Settings(BaseSettings):
                            ("OPENAI_MODEL", self.openai_model)):
             if value:
                 env[key] = value
+        env["OPENAI_TURN_BUDGET"] = str(self.openai_turn_budget)
         return env

@@ -2,42 +2,33 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from runtime import texts
-from runtime._dialogue import CONFIRM_TTL, Dialogue
-from runtime._slots import extract_all, moved_earlier, time_slots, with_defaults
-from runtime._smalltalk import cannot_help, small_talk
+from runtime._apply_common import Engine, rebind, repeat_pending
+from runtime._apply_fallback import unknown
+from runtime._apply_focus import follow_up, refer
+from runtime._slots import extract_all
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
-from runtime.context import Clarification, ClarifyOption, SkillSession
-from runtime.skill import SkillRegistry, SlotType
+from runtime.context import Clarification, ClarifyOption
+from runtime.skill import UNKNOWN
 from runtime.turn import Stage
-from runtime.views import ModelSummary, RouterView, make_exec_view
-
-
-class Engine(Protocol):
-    """What carrying out a decision needs of the engine (not the engine module itself: no import circle)."""
-
-    dialogue: Dialogue
-    registry: SkillRegistry
-    read_only: frozenset[str]
-    writes: frozenset[str]
+from runtime.views import ModelSummary, RouterView
 
 
 def apply_match(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Carry out ``match``: reply, change the context, run skills."""
-    handler = _HANDLERS.get(match.kind, _unknown)
+    handler = _HANDLERS.get(match.kind, unknown)
     handler(engine, turn, match, view, summary)
 
 
 def _welcome(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     turn.data["subscribed"] = True
-    turn.say(texts.WELCOME)
+    turn.say(texts.welcome(engine.registry))
 
 
 def _goodbye(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -47,12 +38,14 @@ def _goodbye(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
 
 def _unsupported(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     turn.say(texts.VOICE_UNREADABLE if match.detail == "voice" else texts.UNSUPPORTED)
-    _repeat_pending(turn)
+    repeat_pending(turn)
 
 
 def _help(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    turn.say(texts.HELP)
-    _repeat_pending(turn)
+    talk = engine.registry.fallback()  # what-can-you-do is small talk about the bot itself
+    turn.trace.intent = talk[1].intent if talk is not None else turn.trace.intent
+    turn.say(texts.help_text(engine.registry))
+    repeat_pending(turn)
 
 
 def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -61,14 +54,14 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         ctx.pending_confirmation = None
         turn.say(texts.CANCELLED_CONFIRMATION)
     elif ctx.active is not None:
-        turn.say(texts.CANCELLED_TASK.format(task=texts.task_name(ctx.active.intent)))
+        turn.say(texts.CANCELLED_TASK.format(task=engine.registry.task_name(ctx.active.intent)))
         ctx.active = None
     elif ctx.clarification is not None:
         ctx.clarification = None
         turn.say("好的，那先不管它。")
     elif ctx.paused:
         dropped = ctx.paused.pop()
-        turn.say(texts.DROPPED_PAUSED.format(task=texts.task_name(dropped.session.intent)))
+        turn.say(texts.DROPPED_PAUSED.format(task=engine.registry.task_name(dropped.session.intent)))
         return
     else:
         turn.say(texts.NOTHING_TO_CANCEL)
@@ -78,8 +71,10 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
 
 def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
-    if engine.dialogue.resume(turn):
+    if ctx.active is None and engine.dialogue.resume(turn):
         return
+    if ctx.active is not None:
+        turn.trace.intent, turn.trace.skill = ctx.active.intent, ctx.active.skill
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(ctx.active.expected_input.question)
     elif ctx.pending_confirmation is not None:
@@ -92,11 +87,11 @@ def _confirm(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     pending = turn.ctx.pending_confirmation
     if pending is None:
         turn.say(texts.NOTHING_TO_CONFIRM)
-        _repeat_pending(turn)
+        repeat_pending(turn)
         return
     turn.trace.intent = pending.intent
     engine.dialogue.confirm(turn)
-    _repeat_pending(turn)
+    repeat_pending(turn)
 
 
 def _reset(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -129,25 +124,25 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         pending = ctx.pending_confirmation
         action = engine.registry.action(pending.skill, pending.action) if pending else None
         if pending is None or action is None:
-            _unknown(engine, turn, match, view, summary)
+            unknown(engine, turn, match, view, summary)
             return
         readings = [describe_params({k: v}) for k, v in dict(match.params.get("readings") or {}).items()]
         if not slots and readings:  # "哦不对，171" with 身高 and 体重 both far from it: ask, change nothing
             turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
-            _rebind(turn)
+            rebind(turn)
             turn.say(texts.WHICH_NUMBER.format(options="，还是".join(readings), example=readings[0]) + pending.question
                      + texts.CONFIRM_SUFFIX)
             return
         pending.params.update(slots)
         pending.question = action.confirm_text(pending.params) if action.confirm_text else pending.question
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
-        _rebind(turn)
+        rebind(turn)
         lead = texts.CORRECTED.format(what=said) if describe_params(slots) else "好的，改了。"
         turn.say(lead + pending.question + texts.CONFIRM_SUFFIX)
         return
     action = engine.registry.action(session.skill, session.action)
     if action is None:
-        _unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match, view, summary)
         return
     corrected = bool(match.params.get("correction")) or any(name in session.params for name in slots)
     session.params.update(slots)
@@ -168,61 +163,10 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         turn.replies.insert(before, (texts.CORRECTED if corrected else texts.NOTED).format(what=said))
 
 
-def _follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
-    ctx, fragment = turn.ctx, str(match.params.get("fragment") or "")
-    frame = ctx.summary.last_query
-    found = engine.registry.for_intent(frame.intent) if frame else None
-    if frame is None or found is None:
-        _unknown(engine, turn, match, view, summary)
-        return
-    spec, action = found
-    ahead = match.params.get("ahead")
-    if isinstance(ahead, int | float):  # "提前半小时提醒我": the same task, its time moved earlier
-        names = time_slots(engine.registry, frame.intent, frame.params)
-        params = moved_earlier(frame.params, names, float(ahead)) if names else None
-    elif action.follow_up is not None:
-        changed = action.follow_up(frame.params, fragment)
-        params = dict(changed) if changed else None
-    else:
-        extra = extract_all(action, fragment, turn.now)
-        for slot in action.slots:  # "不要羊肉" after a plan adds to what was ruled out before
-            before = frame.params.get(slot.name)
-            if slot.parser is SlotType.TEXT_LIST and isinstance(before, list) and isinstance(extra.get(slot.name), list):
-                extra[slot.name] = [*before, *(x for x in extra[slot.name] if x not in before)]
-        params = {**frame.params, **extra} if extra else None
-    if params is None:
-        _unknown(engine, turn, match, view, summary)
-        return
-    turn.trace.intent, turn.trace.skill, turn.trace.action = action.intent, spec.name, action.name
-    if not (action.read_only or action.repeatable):
-        if action.amend is None or not match.params.get("correction"):
-            _unknown(engine, turn, match, view, summary)
-            return
-        amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment}
-        if action.writes:  # a write's correction is a write too: yes/no first
-            engine.dialogue.ask_amend(turn, spec.name, action, amended)
-            return
-        engine.dialogue.run(turn, spec.name, action, amended, turn.inbound.msg_id, amend=True)
-        _repeat_pending(turn)
-        return
-    if action.read_only:
-        engine.dialogue.run(turn, spec.name, action, with_defaults(action, params), turn.inbound.msg_id)
-        _repeat_pending(turn)
-        return
-    if ctx.active is not None or ctx.pending_confirmation is not None:
-        engine.dialogue.pause_active(turn)
-        ctx.topic_version += 1
-    session = SkillSession(skill=spec.name, action=action.name, intent=action.intent, params=params,
-                           asked_optional=[s.name for s in action.slots], topic_version=ctx.topic_version,
-                           started_at=turn.now)
-    engine.dialogue.advance(turn, session, action)
-
-
 def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     session = turn.ctx.active
     if session is None or session.expected_input is None:
-        _unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match, view, summary)
         return
     expected = session.expected_input
     action = engine.registry.action(session.skill, session.action)
@@ -236,7 +180,7 @@ def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     if expected.attempts <= 2:
         turn.say(texts.INVALID_HINT.format(hint=hint, question=expected.question))
     else:
-        turn.say(texts.INVALID_GIVE_UP.format(task=texts.task_name(session.intent), question=expected.question))
+        turn.say(texts.INVALID_GIVE_UP.format(task=engine.registry.task_name(session.intent), question=expected.question))
 
 
 def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -244,20 +188,22 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     turn.ctx.clarification = None
     index = int(match.params.get("choice", 0)) - 1
     if clar is None or not 0 <= index < len(clar.options):
-        _unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match, view, summary)
         return
     option = clar.options[index]
     turn.trace.intent = option.intent
-    if option.intent not in ("unknown", "chitchat") and (turn.ctx.active is not None
+    talk = engine.registry.fallback()
+    not_a_task = {UNKNOWN, *((talk[1].intent,) if talk else ())}
+    if option.intent not in not_a_task and (turn.ctx.active is not None
                                                           or turn.ctx.pending_confirmation is not None):
         engine.dialogue.pause_active(turn)  # the waiting task is kept and offered again afterwards
         turn.ctx.topic_version += 1
-    if option.intent in ("unknown", "chitchat") or not _start(engine, turn, option.intent, clar.text, option.params):
-        turn.say("好的。" + texts.HELP)
+    if option.intent in not_a_task or not _start(engine, turn, option.intent, clar.text, option.params):
+        turn.say("好的。" + texts.help_text(engine.registry))
 
 
 def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    options = [ClarifyOption(label=texts.task_name(intent), intent=intent) for intent, _ in match.options]
+    options = [ClarifyOption(label=engine.registry.task_name(intent), intent=intent) for intent, _ in match.options]
     options.append(ClarifyOption(label="都不是", intent="unknown"))
     lines = [f"{i}. {o.label}" for i, o in enumerate(options, 1)]
     question = "\n".join([texts.CLARIFY_HEAD, *lines, texts.CLARIFY_TAIL])
@@ -282,89 +228,34 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
             return
     if active is not None or ctx.pending_confirmation is not None:
         if intent in engine.read_only and dialogue.run_read_only(turn, intent, view.text):
-            _repeat_pending(turn)
+            repeat_pending(turn)
             return
         dialogue.pause_active(turn)
         ctx.topic_version += 1
-    if not _start(engine, turn, intent, view.text, dict(match.params)):
-        _unknown(engine, turn, match, view, summary)
+    by_model = match.stage is Stage.LLM_ROUTER  # a model chose it: nothing but a read runs without a yes
+    if not engine.dialogue.start(turn, intent, view.text, dict(match.params), by_model=by_model):
+        unknown(engine, turn, match, view, summary)
 
 
 def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapping[str, Any]) -> bool:
     return engine.dialogue.start(turn, intent, text, dict(params))
 
 
-def _unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    from runtime.cascade.fallback import FallbackStage, tools_for_turn
-
-    chitchat = match.kind == Kind.CHITCHAT or match.intent == "chitchat"
-    if turn.llm is None or not (turn.llm.is_configured("chat") or turn.llm.is_configured("tool_agent")):
-        turn.say(_offline_reply(turn, view, chitchat))
-        _repeat_pending(turn)
-        return
-    turn.trace.stage = Stage.FALLBACK
-    tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), engine.read_only, lambda: turn.now)
-    outcome = FallbackStage(turn.llm).handle(view, summary, tools, hints=("chitchat",) if chitchat else ())
-    turn.trace.detail = f"fallback {outcome.bundle.value}: {outcome.stopped.value}"
-    turn.trace.errors.extend(outcome.errors)
-    if outcome.pending is not None and outcome.pending.intent in engine.writes:
-        turn.trace.intent = outcome.pending.intent
-        engine.dialogue.pause_active(turn)
-        if _start(engine, turn, outcome.pending.intent, view.text, dict(outcome.pending.params)):
+def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+    """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
+    parts = [str(p) for p in match.params.get("parts") or ()]
+    for n, text in enumerate(parts):
+        ctx = turn.ctx
+        if n and (ctx.active is not None or ctx.pending_confirmation is not None or ctx.clarification is not None):
+            ctx.queued = parts[n:] + ctx.queued
             return
-    turn.say(outcome.reply or (texts.CHITCHAT if chitchat else texts.UNKNOWN))
-    _repeat_pending(turn)
-
-
-_FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
-
-
-def _offline_reply(turn: TurnState, view: RouterView, chitchat: bool) -> str:
-    """Small talk answered in kind; the feature list offered once, not on every miss."""
-    seed = turn.inbound.msg_id
-    found = small_talk(view.text, seed)
-    if found is not None:
-        return found
-    if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
-        return texts.ONLY_CHINESE  # "remind me to call mom tomorrow"
-    if chitchat:
-        return cannot_help(seed)
-    summary = turn.ctx.summary
-    if not summary.help_offered:
-        summary.help_offered = True
-        return texts.UNKNOWN
-    return texts.UNKNOWN_SHORT
-
-
-def _runner(engine: Engine, turn: TurnState) -> Any:
-    def run_action(action: Any, params: Mapping[str, Any]) -> Any:
-        view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
-                              params=params)
-        return action.run(view, view.params, engine.dialogue.services)
-
-    return run_action
-
-
-def _repeat_pending(turn: TurnState) -> None:
-    ctx = turn.ctx
-    if ctx.active is not None and ctx.active.expected_input is not None:
-        turn.say(texts.REPEAT_PENDING.format(question=ctx.active.expected_input.question))
-    elif ctx.pending_confirmation is not None:
-        _rebind(turn)
-        turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.question))
-
-
-def _rebind(turn: TurnState) -> None:
-    """A confirmation offered again is confirmable again: bound to the current topic, fresh expiry."""
-    pending = turn.ctx.pending_confirmation
-    if pending is not None:
-        pending.topic_version = turn.ctx.topic_version
-        pending.expires_at = max(pending.expires_at, turn.now + CONFIRM_TTL)
+        engine.run_part(turn, text, n)
 
 
 _HANDLERS = {
     Kind.WELCOME: _welcome, Kind.GOODBYE: _goodbye, Kind.UNSUPPORTED: _unsupported, Kind.HELP: _help,
     Kind.CANCEL: _cancel, Kind.CONTINUE: _continue, Kind.CONFIRM: _confirm, Kind.RESET: _reset,
-    Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: _follow_up, Kind.INVALID: _invalid, Kind.CHOICE: _choice, Kind.CLARIFY: _clarify,
-    Kind.INTENT: _intent, Kind.UNKNOWN: _unknown, Kind.CHITCHAT: _unknown,
+    Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: follow_up, Kind.REFER: refer, Kind.INVALID: _invalid,
+    Kind.CHOICE: _choice, Kind.CLARIFY: _clarify, Kind.INTENT: _intent, Kind.UNKNOWN: unknown, Kind.CHITCHAT: unknown,
+    Kind.COMPOUND: _compound,
 }

@@ -7,22 +7,26 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._slots import extract_all, missing_slots, parse_slot, with_defaults
-from runtime._summary import apply_facts, default_for
+from runtime._slots import (
+    USE_DEFAULT,
+    extract_all,
+    missing_slots,
+    plain,
+    typed,
+    with_defaults,
+)
+from runtime._summary import apply_facts, default_for, describe_params
 from runtime._turnstate import TurnState
 from runtime.context import (
     Clarification,
     ClarifyOption,
     ExpectedInput,
+    Focus,
+    FocusEntity,
     PausedTask,
     PendingConfirmation,
-    QueryFrame,
     SkillSession,
 )
-from runtime.parsers._time_merge import corrected_time
-from runtime.parsers.correction import correction_tail
-from runtime.parsers.slots import parse_yes_no
-from runtime.parsers.timephrase import TimeExpr
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
@@ -31,6 +35,7 @@ SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps th
 log = logging.getLogger(__name__)
 
 CONFIRM_TTL = timedelta(minutes=10)
+MAX_OFFERS = 2  # a paused task is offered again at most this often
 
 
 class Dialogue:
@@ -42,20 +47,23 @@ class Dialogue:
         self.confirm_ttl = confirm_ttl
 
     # -- starting and continuing -------------------------------------------------------------
-    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None) -> bool:
-        """Start ``intent`` from ``text``; False when no skill serves it."""
+    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None, *,
+              by_model: bool = False) -> bool:
+        """Start ``intent`` from ``text``; False when no skill serves it. ``by_model``: the intent or some
+        params came from a model, so anything but a read is confirmed with the user first (DESIGN §5)."""
         found = self.registry.for_intent(intent)
         if found is None:
             return False
         spec, action = found
+        text = self._resolved(turn, text)
         collected = extract_all(action, text, turn.now)
-        collected.update(_typed(action, params or {}, turn))
+        collected.update(typed(action, params or {}, turn.now))
         remembered = turn.ctx.summary.constraints
         for slot in action.slots:  # an optional count the conversation already settled (a plan's people)
             if not slot.required and slot.parser == "count" and slot.name not in collected \
                     and isinstance(remembered.get(slot.name), int | float):
                 collected[slot.name] = remembered[slot.name]
-        frame = turn.ctx.summary.last_query
+        frame = turn.ctx.focus
         if frame is not None and frame.intent == intent and turn.now - frame.at <= SAME_QUERY_TTL:
             for slot in action.slots:  # "要穿羽绒服吗" right after 北京's weather: still 北京
                 if slot.standalone and not slot.required and slot.name not in collected \
@@ -67,17 +75,32 @@ class Dialogue:
             collected = {**paused.session.params, **collected}
         session = SkillSession(skill=spec.name, action=action.name, intent=intent, params=collected,
                                asked_optional=list(paused.session.asked_optional) if paused else [],
-                               topic_version=turn.ctx.topic_version, started_at=turn.now)
+                               topic_version=turn.ctx.topic_version, started_at=turn.now, by_model=by_model)
         turn.trace.skill, turn.trace.action = spec.name, action.name
         self.advance(turn, session, action)
         return True
+
+    def _resolved(self, turn: TurnState, text: str) -> str:
+        """``text`` with a word pointing at the one entity just shown ("那天") replaced by what it names."""
+        focus = turn.focus
+        if focus is None or not text:
+            return text
+        for entity in focus.entities:
+            obj = self.registry.object(entity.kind)
+            phrase = entity.attrs.get("phrase")
+            if obj is None or not isinstance(phrase, str) or sum(e.kind == entity.kind for e in focus.entities) != 1:
+                continue
+            for word in sorted(obj.refers, key=len, reverse=True):
+                if word in text:
+                    return text.replace(word, phrase, 1)
+        return text
 
     def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
         """Store the answer to the expected field (and any other slot in ``text``) and move on."""
         session = turn.ctx.active
         assert session is not None and session.expected_input is not None
         field = session.expected_input.field
-        if value is _USE_DEFAULT:
+        if value is USE_DEFAULT:
             remembered = default_for(turn.ctx.summary, field)
             value = remembered[0] if remembered else None
         session.params[field] = value
@@ -92,41 +115,6 @@ class Dialogue:
             session.params.setdefault(name, extra)
         turn.trace.skill, turn.trace.action = session.skill, session.action
         self.advance(turn, session, action)
-
-    def parse_answer(self, turn: TurnState, text: str) -> Any:
-        """The expected field's value in ``text``: the typed value, the default marker, or None."""
-        session = turn.ctx.active
-        if session is None or session.expected_input is None:
-            return None
-        action = self.registry.action(session.skill, session.action)
-        slot = action.slot(session.expected_input.field) if action else None
-        if slot is None:
-            return None
-        value = parse_slot(slot, text, answer=True, now=turn.now)
-        if value is None and session.expected_input.options and parse_yes_no(text, True) is True:
-            return _USE_DEFAULT
-        return value
-
-    def extract_active(self, turn: TurnState, text: str) -> dict[str, Any]:
-        """Slots of the active action that ``text`` names by their own units or keywords."""
-        session = turn.ctx.active
-        action = self.registry.action(session.skill, session.action) if session else None
-        if session is None or action is None:
-            return {}
-        expected = session.expected_input.field if session.expected_input else None
-        return changed_slots(action, session.params, text, turn.now, expected=expected)
-
-    def spare_text(self, turn: TurnState, text: str) -> dict[str, Any]:
-        """An otherwise unexplained message while a non-text slot is asked: the value of the one
-        free-text slot still empty ("去取快递" while the time is asked is the reminder's content)."""
-        session = turn.ctx.active
-        action = self.registry.action(session.skill, session.action) if session else None
-        if session is None or action is None or session.expected_input is None:
-            return {}
-        empty = [s for s in action.slots if s.parser == "text" and s.required and s.name not in session.params
-                 and s.name != session.expected_input.field]
-        value = text.strip().strip("。.!！")
-        return {empty[0].name: value} if len(empty) == 1 and value else {}
 
     def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:
         """Ask the next missing field, or ask for confirmation, or run the action."""
@@ -160,7 +148,7 @@ class Dialogue:
             return
         turn.ctx.active = None
         params = with_defaults(action, session.params)
-        if action.writes:
+        if action.writes or (session.by_model and not action.read_only):
             self._ask_confirmation(turn, session, action, params)
             return
         self.run(turn, session.skill, action, params, turn.inbound.msg_id)
@@ -172,11 +160,14 @@ class Dialogue:
         view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
                               params=session.params)
         try:
-            return slot.lookup(view, view.params, self.services)
+            found = slot.lookup(view, view.params, self.services)
         except Exception as exc:  # a lookup is a courtesy: its failure must not lose the turn
             log.exception("lookup of %s.%s failed", session.skill, slot.name)
             turn.trace.errors.append(f"lookup {session.skill}.{slot.name}: {type(exc).__name__}: {exc}"[:300])
             return None
+        if found is not None and found.entities:  # the list to pick from is what the answer refers to
+            self._show(turn, session.skill, session.action, session.intent, session.params, found)
+        return found
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
              question: str | None = None) -> None:
@@ -206,12 +197,19 @@ class Dialogue:
 
     def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
-        question = action.confirm_text(params) if action.confirm_text else f"确认要{texts.task_name(session.intent)}吗？"
+        question = action.confirm_text(params) if action.confirm_text else self._generic_question(session.intent, params)
+        if session.by_model:
+            question += texts.MODEL_READ
         turn.ctx.pending_confirmation = PendingConfirmation(
             skill=session.skill, action=action.name, intent=session.intent, params=params,
             question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
             topic_version=turn.ctx.topic_version, amend=amend)
         turn.say(question + texts.CONFIRM_SUFFIX)
+
+    def _generic_question(self, intent: str, params: dict[str, Any]) -> str:
+        said = describe_params({k: v for k, v in params.items() if not k.startswith("_")})
+        task = self.registry.task_name(intent)
+        return f"确认{task}：{said}吗？" if said else f"确认要{task}吗？"
 
     # -- running -----------------------------------------------------------------------------
     def run(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any],
@@ -225,7 +223,7 @@ class Dialogue:
         except Exception as exc:  # a skill bug or a dependency failure must not lose the turn
             log.exception("skill %s.%s failed", skill, action.name)
             turn.trace.errors.append(f"skill {skill}.{action.name}: {type(exc).__name__}: {exc}"[:300])
-            turn.say(texts.SKILL_FAILED.format(task=texts.task_name(action.intent)))
+            turn.say(texts.SKILL_FAILED.format(task=self.registry.task_name(action.intent)))
             return None
         turn.say(result.reply)
         turn.data.update({"result": dict(result.data)} if result.data else {})
@@ -234,10 +232,21 @@ class Dialogue:
             turn.ctx.clarification = Clarification(
                 text=turn.inbound.text, question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
-        if (result.ok or result.asks) and (action.read_only or action.repeatable or action.amend is not None):
-            turn.ctx.summary.last_query = QueryFrame(intent=action.intent, params=_plain(params), at=turn.now,
-                                                     ref=result.data.get("ref"))
+        if (result.ok or result.asks) and not action.fallback:  # small talk leaves the focus where it was
+            self._show(turn, skill, action.name, action.intent, params, result)
+            if not (action.read_only or action.repeatable):
+                turn.ctx.earlier.clear()  # a record changed: what was shown before it may no longer hold
         return result
+
+    @staticmethod
+    def _show(turn: TurnState, skill: str, action: str, intent: str, params: dict[str, Any],
+              result: SkillResult) -> None:
+        """``result`` becomes the focus: what ran, with which params, and what it showed."""
+        turn.ctx.show(Focus(
+            skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
+            ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
+            entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+        turn.focus = turn.ctx.focus
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""
@@ -279,6 +288,9 @@ class Dialogue:
         if session is None:
             return
         question = session.expected_input.question if session.expected_input else ""
+        field = session.expected_input.field if session.expected_input else None
+        if field in session.asked_optional and field not in session.params:
+            session.asked_optional.remove(field)  # unanswered: asked again when the task goes on
         turn.ctx.push_paused(PausedTask(session=session, resume_question=question, paused_at=turn.now))
         turn.ctx.active = None
 
@@ -294,58 +306,16 @@ class Dialogue:
         if action is None:
             return False
         turn.trace.skill, turn.trace.action, turn.trace.intent = session.skill, session.action, session.intent
-        turn.say(f"好的，我们接着{texts.task_name(session.intent)}。")
+        turn.say(f"好的，我们接着{self.registry.task_name(session.intent)}。")
         session.expected_input = None
         self.advance(turn, session, action)
         return True
 
     def offer_resume(self, turn: TurnState) -> None:
-        """After a task ends, offer to go back to the most recent paused one."""
+        """After a task ends, offer to go back to the most recent paused one — at most twice; then it stays
+        paused quietly ("继续" still brings it back)."""
         if turn.ctx.active is None and turn.ctx.pending_confirmation is None and turn.ctx.paused:
-            turn.say(texts.RESUME_OFFER.format(task=texts.task_name(turn.ctx.paused[-1].session.intent)))
-
-
-def _typed(action: ActionSpec, params: dict[str, Any], turn: TurnState) -> dict[str, Any]:
-    """Params from outside the message (a model, a menu) go through the slot parsers like any answer."""
-    typed: dict[str, Any] = {}
-    for name, raw in params.items():
-        slot = action.slot(name)
-        if slot is None or raw is None or raw == "":
-            continue
-        value = raw if isinstance(raw, list) else parse_slot(slot, str(raw), answer=True, now=turn.now)
-        if value is not None:
-            typed[name] = value
-    return typed
-
-
-def changed_slots(action: ActionSpec, params: dict[str, Any], text: str, now: Any, *, expected: str | None = None,
-                  corrections: bool = True) -> dict[str, Any]:
-    """Slots of ``action`` that ``text`` names by their own units or keywords (strict parsing) with a value
-    other than the one in ``params``, leaving out free-text slots (but the ``expected`` one, when its skill
-    extracts it). With ``corrections``, in a correction ("不是3个，是4个") the words after the last 是/改成
-    count, and a corrected time is read against the one it corrects."""
-    found = extract_all(action, text, now)
-    tail = correction_tail(text) if corrections else None
-    if tail:
-        found.update(extract_all(action, tail, now))
-        for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
-            slot = action.slot(name)
-            if slot is not None and slot.parser == "time" and isinstance(params.get(name), dict):
-                found[name] = corrected_time(TimeExpr.from_param(value), TimeExpr.from_param(params[name]),
-                                             tail).to_param()
-    return {name: value for name, value in found.items()
-            if (slot := action.slot(name)) is not None and params.get(name) != value
-            and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
-
-
-def _plain(params: dict[str, Any]) -> dict[str, Any]:
-    """The params that can be kept in the stored frame (JSON values only)."""
-    return {k: v for k, v in params.items() if isinstance(v, str | int | float | bool | list | dict)}
-
-
-class _UseDefault:
-    def __repr__(self) -> str:
-        return "<use default>"
-
-
-_USE_DEFAULT = _UseDefault()
+            paused = turn.ctx.paused[-1]
+            if paused.offered < MAX_OFFERS:
+                paused.offered += 1
+                turn.say(texts.RESUME_OFFER.format(task=self.registry.task_name(paused.session.intent)))

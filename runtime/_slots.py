@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from runtime.parsers.correction import correction_tail
+from runtime.parsers.correction import corrected_time, correction_tail
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import PARSERS, parse_text_list, parse_time
 from runtime.parsers.timephrase import TimeExpr
@@ -127,3 +128,51 @@ def moved_earlier(params: dict[str, Any], names: list[str], minutes: float) -> d
         moved[name] = TimeExpr(at=old.at - timedelta(minutes=minutes), rrule=old.rrule, has_time=True,
                                span=old.span, said=old.said).to_param()
     return moved
+
+
+def typed(action: ActionSpec, params: Mapping[str, Any], now: datetime) -> dict[str, Any]:
+    """Params from outside the message (a model, a menu) go through the slot parsers like any answer."""
+    typed: dict[str, Any] = {}
+    for name, raw in params.items():
+        slot = action.slot(name)
+        if slot is None or raw is None or raw == "":
+            continue
+        value = raw if isinstance(raw, list) else parse_slot(slot, str(raw), answer=True, now=now)
+        if value is not None:
+            typed[name] = value
+    return typed
+
+
+def changed_slots(action: ActionSpec, params: Mapping[str, Any], text: str, now: datetime, *, expected: str | None = None,
+                  corrections: bool = True) -> dict[str, Any]:
+    """Slots of ``action`` that ``text`` names by their own units or keywords (strict parsing) with a value
+    other than the one in ``params``, leaving out free-text slots (but the ``expected`` one, when its skill
+    extracts it). With ``corrections``, in a correction ("不是3个，是4个") the words after the last 是/改成
+    count, and a corrected time is read against the one it corrects."""
+    found = extract_all(action, text, now)
+    tail = correction_tail(text) if corrections else None
+    if tail:
+        found.update(extract_all(action, tail, now))
+        for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
+            slot = action.slot(name)
+            if slot is not None and slot.parser == "time" and isinstance(params.get(name), dict):
+                found[name] = corrected_time(TimeExpr.from_param(value), TimeExpr.from_param(params[name]),
+                                             tail).to_param()
+    return {name: value for name, value in found.items()
+            if (slot := action.slot(name)) is not None and params.get(name) != value
+            and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
+
+
+def plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The params that can be kept in the stored frame (JSON values only)."""
+    return {k: v for k, v in params.items() if isinstance(v, str | int | float | bool | list | dict)}
+
+
+class _UseDefault:
+    """The answer \"是\" to \"还是3个人吗？\": take the remembered value."""
+
+    def __repr__(self) -> str:
+        return "<use default>"
+
+
+USE_DEFAULT = _UseDefault()

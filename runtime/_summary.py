@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from runtime import texts
 from runtime.context import ConversationRuntimeContext, Summary
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
 from runtime.views import ModelSummary
@@ -84,21 +83,21 @@ def describe_params(params: Mapping[str, Any]) -> str:
     return "，".join(parts)
 
 
-def build_model_summary(ctx: ConversationRuntimeContext) -> ModelSummary:
-    """One templated Chinese sentence (≤ 200 chars): no JSON, no ids."""
+def build_model_summary(ctx: ConversationRuntimeContext, task_name: Callable[[str], str]) -> ModelSummary:
+    """One templated Chinese sentence (≤ 200 chars): no JSON, no ids. ``task_name`` names a task."""
     parts: list[str] = []
     if ctx.active is not None:
         known = describe_params(ctx.active.params)
-        sentence = f"用户正在{texts.task_name(ctx.active.intent)}"
+        sentence = f"用户正在{task_name(ctx.active.intent)}"
         if known:
             sentence += f"（已知：{known}）"
         if ctx.active.expected_input is not None:
             sentence += f"，机器人刚问了“{ctx.active.expected_input.question[:30]}”"
         parts.append(sentence)
     if ctx.pending_confirmation is not None:
-        parts.append(f"有一项{texts.task_name(ctx.pending_confirmation.intent)}在等用户确认")
+        parts.append(f"有一项{task_name(ctx.pending_confirmation.intent)}在等用户确认")
     if ctx.paused:
-        parts.append("暂停的事：" + "、".join(texts.task_name(p.session.intent) for p in ctx.paused))
+        parts.append("暂停的事：" + "、".join(task_name(p.session.intent) for p in ctx.paused))
     facts = []
     if ctx.summary.goal:
         facts.append(f"目标{ctx.summary.goal}")

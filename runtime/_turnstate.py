@@ -6,12 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from runtime.context import ConversationRuntimeContext
+from runtime.context import ConversationRuntimeContext, Focus
+from runtime.skill import SkillRegistry
 from runtime.turn import Inbound, StateSnapshot, TurnTrace
-
-# skill-specific intents and the DESIGN §3.2 label they are reported under
-PUBLIC_INTENT = {"reminder.snooze": "reminder.create", "pantry.view": "profile.view",
-                 "exercise.delete": "exercise.log"}
 
 
 @dataclass
@@ -26,6 +23,7 @@ class TurnState:
     replies: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     llm: Any = None  # a per-turn MeteredLLM around the shared port
+    focus: Focus | None = None  # the last result, while it is alive
 
     def say(self, text: str) -> None:
         """Add a reply paragraph (empty text is ignored)."""
@@ -34,8 +32,8 @@ class TurnState:
             self.replies.append(text)
 
 
-def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
-    """The public state summary of a context (the script contract's ``state``)."""
+def snapshot(ctx: ConversationRuntimeContext, registry: SkillRegistry) -> StateSnapshot:
+    """The public state summary of a context (the script contract's ``state``), intents as reported."""
     active = ctx.active
     pending = ctx.pending_confirmation
     expected = None
@@ -47,5 +45,5 @@ def snapshot(ctx: ConversationRuntimeContext) -> StateSnapshot:
         active_skill=active.skill if active else None,
         expected_field=expected,
         paused=[p.session.skill for p in ctx.paused],
-        pending_confirmation=PUBLIC_INTENT.get(pending.intent, pending.intent) if pending else None,
+        pending_confirmation=registry.public(pending.intent) if pending else None,
     )

@@ -10,10 +10,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_PAUSED = 3
 MAX_RECENT = 8
 MAX_PROCESSED = 16
+MAX_EARLIER = 2
 
 
 class ExpectedInput(BaseModel):
@@ -25,6 +26,7 @@ class ExpectedInput(BaseModel):
     asked_at: datetime
     attempts: int = 0
     options: list[str] = Field(default_factory=list)
+    repeated: int = 0  # how often it was asked again after something else was answered in passing
 
 
 class SkillSession(BaseModel):
@@ -39,6 +41,7 @@ class SkillSession(BaseModel):
     expected_input: ExpectedInput | None = None
     topic_version: int = 0
     started_at: datetime | None = None
+    by_model: bool = False  # its intent or a value came from a model: confirmed with the user first
 
 
 class PausedTask(BaseModel):
@@ -47,6 +50,7 @@ class PausedTask(BaseModel):
     session: SkillSession
     resume_question: str
     paused_at: datetime
+    offered: int = 0  # how often going back to it was offered
 
 
 class PendingConfirmation(BaseModel):
@@ -98,13 +102,28 @@ class ProcessedTurn(BaseModel):
     skill: str | None = None
 
 
-class QueryFrame(BaseModel):
-    """The last answered query or finished task (intent + slots), reused by elliptical follow-ups."""
+class FocusEntity(BaseModel):
+    """One entity a result showed, as shown (see :class:`runtime.skill.Entity`)."""
 
+    kind: str
+    name: str
+    ref: Any = None
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+
+class Focus(BaseModel):
+    """The last result (DESIGN §3.4): the action that ran, its params, and the entities it showed,
+    numbered in the order shown. A follow-up is read against it; it expires with its topic."""
+
+    skill: str = ""
+    action: str = ""
     intent: str
     params: dict[str, Any] = Field(default_factory=dict)
+    entities: list[FocusEntity] = Field(default_factory=list)
+    shown: dict[str, Any] = Field(default_factory=dict)
     at: datetime
     ref: Any = None  # what the run made (a record id), for an amending correction
+    topic_version: int = 0
 
 
 class Summary(BaseModel):
@@ -114,8 +133,8 @@ class Summary(BaseModel):
     constraints: dict[str, Any] = Field(default_factory=dict)
     confirmed: list[str] = Field(default_factory=list)
     open_items: list[str] = Field(default_factory=list)
-    last_query: QueryFrame | None = None
     help_offered: bool = False
+    resume_offers: int = 0  # how often the paused task was offered again since it was paused
 
 
 class ConversationRuntimeContext(BaseModel):
@@ -129,6 +148,9 @@ class ConversationRuntimeContext(BaseModel):
     paused: list[PausedTask] = Field(default_factory=list)
     pending_confirmation: PendingConfirmation | None = None
     clarification: Clarification | None = None
+    focus: Focus | None = None
+    earlier: list[Focus] = Field(default_factory=list)  # the results before it, newest first (a few)
+    queued: list[str] = Field(default_factory=list)  # requests of one message still to carry out, in order
     recent: list[RecentMessage] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
     processed: list[ProcessedTurn] = Field(default_factory=list)
@@ -152,6 +174,12 @@ class ConversationRuntimeContext(BaseModel):
         """Remember a processed message (bounded), saved atomically with the state it produced."""
         self.processed.append(turn)
         del self.processed[:-MAX_PROCESSED]
+
+    def show(self, focus: Focus) -> None:
+        """Make ``focus`` the last result; the one before it stays reachable for a while (bounded)."""
+        if self.focus is not None:
+            self.earlier = [self.focus, *self.earlier][:MAX_EARLIER]
+        self.focus = focus
 
     def push_paused(self, task: PausedTask) -> None:
         """Pause a task; the oldest falls off past :data:`MAX_PAUSED`."""
@@ -186,7 +214,18 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS = {1: _v1_to_v2}
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    # v2 kept the last query's frame in the summary; v3 keeps a focus beside it, with what was shown.
+    summary = data.get("summary")
+    frame = summary.pop("last_query", None) if isinstance(summary, dict) else None
+    if isinstance(frame, dict) and "intent" in frame and "at" in frame:
+        data["focus"] = {"intent": frame["intent"], "params": frame.get("params") or {}, "at": frame["at"],
+                         "ref": frame.get("ref"), "topic_version": data.get("topic_version", 0)}
+    data["schema_version"] = 3
+    return data
+
+
+MIGRATIONS = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def dump_context(ctx: ConversationRuntimeContext) -> str:

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-CAPABILITIES = (
-    "我可以帮你：\n"
-    "1. 安排晚饭：比如“3个人预算100帮我安排晚饭”\n"
-    "2. 查菜谱：比如“番茄炒蛋怎么做”\n"
-    "3. 设提醒：比如“明天早上8点提醒我带伞”“我的提醒”\n"
-    "4. 运动：比如“帮我制定运动计划”“今天跑了5公里”“这周运动记录”\n"
-    "5. 健康档案和冰箱：比如“我的目标是减脂，身高170”“冰箱里有鸡蛋6个”\n"
-    "6. 小问题：今天几号、明天天气怎么样"
-)
+from functools import lru_cache
 
-WELCOME = "你好，欢迎关注！我是你的生活小助手。\n" + CAPABILITIES
-HELP = CAPABILITIES + "\n\n随时可以说“取消”“继续”“重新开始”。"
-UNKNOWN = "抱歉，这个我还不太会。\n" + CAPABILITIES
+from runtime.skill import SkillRegistry
+
 ONLY_CHINESE = "抱歉，我目前只听得懂中文。Sorry, I only understand Chinese for now — 比如说“明天早上8点提醒我带伞”。"
 UNKNOWN_SHORT = "抱歉，这个我还不太会。说“帮助”可以看看我能做什么。"
-CHITCHAT = "你好呀！有什么我能帮你的吗？比如安排晚饭、设个提醒，或者问问天气。"
 UNSUPPORTED = "暂时只能看懂文字消息哦，请用文字告诉我你想做什么～"
 VOICE_UNREADABLE = "这条语音我没听清，可以打字告诉我吗？"
 
@@ -33,6 +23,7 @@ DROPPED_PAUSED = "好的，刚才{task}的事就不继续了。"
 RESET_DONE = "好的，已经重新开始，之前没完成的事情都清空了。"
 CONFIRM_EXPIRED = "这个确认已经过期了（超过10分钟），所以没有执行。需要的话请重新说一遍。"
 CONFIRM_STALE = "刚才那个确认已经失效了（话题已经换了），所以没有执行。需要的话请重新说一遍。"
+MODEL_READ = "（这是我根据你的话理解的，不对可以直接改）"
 CONFIRM_SUFFIX = "（回复“确认”执行，或“取消”放弃）"
 RESUME_OFFER = "刚才{task}还没完成，要继续吗？回复“继续”即可。"
 REPEAT_PENDING = "（接着刚才的：{question}）"
@@ -44,16 +35,26 @@ CLARIFY_HEAD = "你是想："
 CLARIFY_TAIL = "回复数字就行～"
 SKILL_FAILED = "抱歉，{task}时出了点问题，请稍后再试。"
 
-TASK_NAMES = {
-    "dinner.plan": "安排晚饭", "recipe.query": "查菜谱", "reminder.create": "设提醒",
-    "reminder.list": "查看提醒", "reminder.cancel": "取消提醒", "reminder.snooze": "推迟提醒",
-    "exercise.plan": "制定运动计划", "exercise.log": "记录运动", "exercise.delete": "删除运动记录", "exercise.history": "查看运动记录",
-    "profile.view": "查看健康档案", "profile.update": "更新健康档案", "pantry.update": "更新冰箱库存",
-    "pantry.view": "查看冰箱库存", "weather.query": "查天气", "datetime.query": "查日期时间",
-    "chitchat": "聊天", "unknown": "这件事",
-}
+CONTROLS = "随时可以说“取消”“继续”“重新开始”。"
 
 
-def task_name(intent: str) -> str:
-    """A short Chinese name of the task behind ``intent``."""
-    return TASK_NAMES.get(intent, "这件事")
+@lru_cache(maxsize=8)
+def capabilities(registry: SkillRegistry) -> str:
+    """What the bot can do, one numbered line per skill, from the skills' own help lines."""
+    lines = [f"{n}. {line}" for n, line in enumerate(registry.help_lines(), 1)]
+    return "\n".join(["我可以帮你：", *lines])
+
+
+def welcome(registry: SkillRegistry) -> str:
+    """The greeting for a new follower."""
+    return "你好，欢迎关注！我是你的生活小助手。\n" + capabilities(registry)
+
+
+def help_text(registry: SkillRegistry) -> str:
+    """The answer to 帮助."""
+    return capabilities(registry) + "\n\n" + CONTROLS
+
+
+def unknown(registry: SkillRegistry) -> str:
+    """A message nothing explained, the first time: say so, and what the bot can do."""
+    return "抱歉，这个我还不太会。\n" + capabilities(registry)

@@ -10,6 +10,8 @@ Writes are idempotent through a unique ``source_msg_id`` column on every table a
 from __future__ import annotations
 
 import importlib
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import event
@@ -18,6 +20,8 @@ from sqlmodel import create_engine
 
 # Every module that defines SQLModel tables; add yours here.
 MODEL_MODULES: tuple[str, ...] = ("skills.models", "skills.reminders.models")
+SQLITE_BUSY_TIMEOUT_MS = 5000  # how long a statement waits for another process's write lock
+SQLITE_WAL_WAIT_S = 120.0  # how long a new connection waits to switch the file to WAL (a long upgrade)
 
 
 def normalise_url(url: str) -> str:
@@ -38,11 +42,11 @@ def make_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cursor = dbapi_conn.cursor()
-            # the wait first: switching a new file to WAL needs a moment of exclusive access, and a
-            # second process starting at the same time must wait for it rather than fail
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.close()
+            try:
+                cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+                _use_wal(cursor)
+            finally:
+                cursor.close()
 
         return engine
     if schema:
@@ -51,19 +55,26 @@ def make_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine
     return create_engine(url, **kwargs)
 
 
+def _use_wal(cursor: Any) -> None:
+    """Switch the SQLite file to WAL, waiting while another process holds it.
+
+    The switch needs the file to itself for a moment. SQLite answers "database is locked" at once,
+    without calling the busy handler, when the lock cannot be had without a deadlock (another
+    connection is between its read and its write, e.g. a process upgrading the schema under
+    ``BEGIN IMMEDIATE`` while this one starts): so the wait for it is a loop of our own.
+    """
+    deadline = time.monotonic() + SQLITE_WAL_WAIT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def import_models() -> None:
     """Import every model module so all tables are known to ``SQLModel.metadata``."""
     for name in MODEL_MODULES:
         importlib.import_module(name)
-
-
-def init_db(engine: Engine) -> None:
-    """Bring the database behind ``engine`` to the newest schema through the migrations.
-
-    Safe when several processes start together on an empty database: the upgrade runs under the
-    database's schema lock (see :func:`skills.migrate.upgrade_engine`).
-    """
-    from skills.migrate import upgrade_engine
-
-    import_models()
-    upgrade_engine(engine)

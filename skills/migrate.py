@@ -28,11 +28,11 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
-from skills.db import make_engine
+from skills.db import import_models, make_engine
 
 __all__ = [
-    "MIGRATIONS_DIR", "SchemaError", "SchemaStatus", "alembic_config", "current", "head", "status", "upgrade",
-    "upgrade_engine",
+    "MIGRATIONS_DIR", "SchemaError", "SchemaStatus", "alembic_config", "current", "head", "init_db", "status",
+    "upgrade", "upgrade_engine",
 ]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -184,3 +184,13 @@ def upgrade(url: str, revision: str = "head", *, schema: str | None = None) -> S
         return upgrade_engine(engine, revision)
     finally:
         engine.dispose()
+
+
+def init_db(engine: Engine) -> None:
+    """Bring the database behind ``engine`` to the newest schema through the migrations.
+
+    Safe when several processes start together on an empty database: the upgrade runs under the
+    database's schema lock (see :func:`upgrade_engine`).
+    """
+    import_models()
+    upgrade_engine(engine)

@@ -23,6 +23,7 @@ import redis
 from sqlalchemy.engine import Engine
 
 from bot.wechat.testkit import FakeWeChatServer
+from tests.harness import pg
 from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
 # the settings through which a test (or a process it starts) could reach the developer's own servers
@@ -34,14 +35,29 @@ RUN_ID = f"{time.strftime('%Y%m%d_%H%M%S')}_{os.getpid()}"
 def pytest_configure(config: pytest.Config) -> None:
     for name in _SERVER_SETTINGS:
         os.environ[name] = ""
+    # pytest-xdist registers it too; a run without xdist (-p no:xdist) must still accept it
+    config.addinivalue_line("markers", "xdist_group(name): run on the same xdist worker as the group")
+
+
+# The fault runs (servers killed, workers SIGKILLed, fail-over) and the tests that time a race or a
+# deadline: under pytest-xdist (tests/run.sh runs `-n 2 --dist loadgroup`) they all run on one worker,
+# one after another (xdist hands the largest group out first), so no two of them load the machine at
+# once; every other test is spread over the workers one by one.
+MACHINE_GROUP = "machine"
+MACHINE_PATHS = ("tests/faults/", "tests/failover/", "tests/deploy/test_schema_race.py",
+                 "tests/bot/worker/test_e2e_workers.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if where.startswith(MACHINE_PATHS):
+            item.add_marker(pytest.mark.xdist_group(MACHINE_GROUP))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     stop_private_server()
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 # ---- Redis ------------------------------------------------------------------------------------
@@ -76,21 +92,13 @@ def fakeredis_client() -> Iterator[fakeredis.FakeRedis]:
 
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
-_PG_HINT = ("set TEST_DATABASE_URL to a PostgreSQL server where this user may create databases, e.g. "
-            "TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres; each test run creates its "
-            "own database there (wxbot_test_<time>_<pid>) and drops it at the end")
-
-
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:
-    """``TEST_DATABASE_URL``, checked: the server the run's throwaway databases are created on."""
+    """``TEST_DATABASE_URL``, checked: the server the run's throwaway databases are created on
+    (unset: the test is skipped with a one-line note; in CI it fails)."""
     from sqlalchemy import text
 
-    url = os.environ.get("TEST_DATABASE_URL", "")
-    if not url:
-        if in_ci():
-            pytest.fail(f"CI needs PostgreSQL: {_PG_HINT}", pytrace=False)
-        pytest.skip(f"no TEST_DATABASE_URL: {_PG_HINT}")
+    url = pg.server_url()
     admin = _admin_engine(url)
     try:
         with admin.connect() as conn:

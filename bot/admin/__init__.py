@@ -32,5 +32,6 @@ def mount(app: Any, source: Any, *, webhook_path: str = "/wechat", metrics: bool
 
         registry = Metrics(deps.redis)
         instrument(app, registry, webhook_path=webhook_path)
+        app.state.metrics = registry  # `wxbot serve` also exposes it on METRICS_ADDR when set
         routes += metrics_routes(registry, token=deps.settings.admin_token)
     app.router.routes.extend(routes)

@@ -2,7 +2,8 @@
 
 No token configured → the admin surface does not exist (404 for every path). Missing credentials →
 401 (a login form for pages, JSON for the API); wrong credentials → 403. The cookie holds an HMAC
-derived from the token, never the token itself.
+derived from the token, never the token itself; it is always HttpOnly and SameSite=Strict, and
+Secure whenever the login came over HTTPS (nginx's ``X-Forwarded-Proto: https`` included).
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ class AdminGate:
         if cookie is None:
             return Verdict.MISSING
         return Verdict.OK if hmac.compare_digest(cookie, session_value(self.token)) else Verdict.WRONG
+
+
+def over_https(request: Request) -> bool:
+    """True when the browser reached us over HTTPS: directly, or through a proxy that says so in
+    ``X-Forwarded-Proto`` (believed from any peer: it can only make the cookie stricter)."""
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    return request.url.scheme == "https" or forwarded == "https"
 
 
 async def form_fields(request: Request, limit: int = 4096) -> dict[str, str]:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.texts import task_name
+from skills import registry
 
 STAGE_NAMES = {
     "event": "事件", "control": "控制命令", "expected_input": "等待中的回答", "rules": "规则",
@@ -78,7 +78,7 @@ def state_text(state: Mapping[str, Any]) -> str:
         field = str(state["expected_field"])
         parts.append(f"等待：{SLOT_NAMES.get(field, field)}")
     if state.get("pending_confirmation"):
-        parts.append(f"待确认：{task_name(str(state['pending_confirmation']))}")
+        parts.append(f"待确认：{registry().task_name(str(state['pending_confirmation']))}")
     paused = [SKILL_NAMES.get(str(p), str(p)) for p in state.get("paused") or []]
     if paused:
         parts.append(f"暂停：{'、'.join(paused)}")

@@ -1,8 +1,10 @@
 """Re-run a user's recorded inbound messages through the current code, in a sandbox, and diff.
 
 The sandbox is a fresh runtime: an in-memory context store, a fakeredis server of its own, a
-temporary SQLite file, the fake weather provider and (unless asked) no language model. Each turn
-runs at its original time (``Inbound.at``); nothing is delivered and no real data is written.
+temporary SQLite file, the weather each turn recorded (``bot.recording.ReplayWeather``: the same
+forecast, or the same error; the deterministic fake for turns recorded without one) and (unless
+asked) no language model. Each turn runs at its original time (``Inbound.at``); nothing is delivered
+and no real data is written. So a turn shows as changed only when the code answers it differently.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def sandbox_settings(settings: Any, directory: Path, *, with_llm: bool = False) 
 
 
 @contextmanager
-def sandbox(settings: Any, *, with_llm: bool = False) -> Iterator[Any]:
+def sandbox(settings: Any, *, with_llm: bool = False, weather: Any = None) -> Iterator[Any]:
     """A throw-away ``bot.app.Runtime``; its directory is removed afterwards."""
     import fakeredis
 
@@ -102,16 +104,20 @@ def sandbox(settings: Any, *, with_llm: bool = False) -> Iterator[Any]:
         local = sandbox_settings(settings, directory, with_llm=with_llm)
         yield build_runtime(local, store=InMemoryContextStore(),
                             redis=fakeredis.FakeRedis(server=fakeredis.FakeServer()),
-                            database_url=f"sqlite:///{directory / 'rerun.db'}")
+                            database_url=f"sqlite:///{directory / 'rerun.db'}", weather=weather)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
 
 def rerun(user: str, turns: Sequence[TurnEntry], settings: Any, *, with_llm: bool = False) -> RerunReport:
     """Replay ``turns`` (oldest first) through the current engine in a sandbox and diff each one."""
+    from bot.recording import ReplayWeather
+
     diffs: list[TurnDiff] = []
-    with sandbox(settings, with_llm=with_llm) as runtime:
+    weather = ReplayWeather()
+    with sandbox(settings, with_llm=with_llm, weather=weather) as runtime:
         for i, entry in enumerate(turns, start=1):
+            weather.load(entry.tools)
             try:
                 result = runtime.engine.handle(entry.inbound)
             except Exception as exc:  # a crash in new code is exactly what a re-run must show

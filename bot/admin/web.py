@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from bot.admin._auth import COOKIE, COOKIE_MAX_AGE, AdminGate, Verdict, form_fields, session_value
+from bot.admin._auth import COOKIE, COOKIE_MAX_AGE, AdminGate, Verdict, form_fields, over_https, session_value
 from bot.admin._labels import entry_view, local_time
 from bot.admin._pages import SECURITY_HEADERS, asset, favicon, login_page
 from bot.admin.cli_support import parse_since
@@ -87,7 +87,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
             return login_page(403, next_path=target, error="令牌不正确")
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, session_value(gate.token), max_age=COOKIE_MAX_AGE, httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https", path="/")
+                            samesite="strict", secure=over_https(request), path="/")
         return response
 
     async def logout(request: Request) -> Response:

@@ -13,6 +13,7 @@ BENCHES: dict[str, str] = {
     "webhook": "webhook request throughput and passive-reply latency",
     "pipeline": "webhook → queue → worker → delivery end to end",
     "heldout": "router score on the public held-out intent sets (aggregate figures only)",
+    "dialogues": "pass rate of a set of dialogue scripts (default: the blind set, tests/dialogues_blind)",
 }
 
 __all__ = ["BENCHES", "PrivateRedis", "free_port", "stop"]

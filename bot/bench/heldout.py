@@ -5,7 +5,9 @@ language model), sends every held-out sentence to ``Engine.handle`` as a fresh u
 reads the deciding stage and intent from the turn's trace, maps the gold labels as
 ``shared/data/README.md`` says ("Mapping used for evaluation") and prints aggregate figures only:
 in-scope accuracy, accuracy per source and per gold label, the false-task rate, the share of in-scope
-sentences no local stage decided (they would go to ``llm_router``) and turns per second.
+sentences no local stage decided (they would go to ``llm_router``), how many in-scope misses would reach
+the router (no local stage decided them, or the local model's calibrated reading is unsure: its
+probability is below the artifact's calibrated threshold) and turns per second.
 
 It never prints a sentence, and it is the only code in the project that reads ``heldout/``: the sets
 are for scoring, never for training, rules or tests. Scoring goes through ``Engine.handle``, so the
@@ -23,12 +25,12 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from runtime.intent import WRITE_INTENTS
+from skills import registry
 
 __all__ = [
     "ACCURACY_GOAL", "FALSE_TASK_CEILING", "Outcome", "Sentence", "accepted_intents", "add_arguments",
@@ -95,6 +97,8 @@ class Outcome:
     stage: str
     intent: str
     decider: str = ""
+    unsure: bool = False
+    """The local model's calibrated reading of the sentence is unsure (below its threshold)."""
 
 
 def _rate(right: int, total: int) -> float | None:
@@ -113,21 +117,31 @@ def _group(outcomes: Iterable[Outcome]) -> dict[str, dict[str, Any]]:
 def _figures(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     in_scope = [o for o in outcomes if accepted_intents(o.label) is not None]
     right = sum(o.intent in expected(o.label) for o in in_scope)
-    non_task = [o for o in outcomes if not expected(o.label) & WRITE_INTENTS]
-    false_task = sum(o.intent in WRITE_INTENTS for o in non_task)
+    writes = registry().task_intents()  # the intents that start a task (a false one is the harm)
+    non_task = [o for o in outcomes if not expected(o.label) & writes]
+    false_task = sum(o.intent in writes for o in non_task)
     out_scope = [o for o in outcomes if accepted_intents(o.label) is None]
+    misses = [o for o in in_scope if o.intent not in expected(o.label)]
+    reaching = [o for o in misses if o.unsure or o.stage in LOCAL_MISS_STAGES]
     return {
         "sentences": len(outcomes), "in_scope": len(in_scope),
         "in_scope_accuracy": _rate(right, len(in_scope)),
         "false_task_rate": _rate(false_task, len(non_task)), "false_tasks": false_task,
         "out_of_scope_not_ours": _rate(sum(o.intent in _NOT_OURS for o in out_scope), len(out_scope)),
         "local_miss_share": _rate(sum(o.stage in LOCAL_MISS_STAGES for o in in_scope), len(in_scope)),
+        "in_scope_misses": len(misses),
+        "misses_reaching_router": len(reaching),
+        "in_scope_unsure_share": _rate(sum(o.unsure for o in in_scope), len(in_scope)),
     }
 
 
 def score(outcomes: Sequence[Outcome], *, confusion: bool = False) -> dict[str, Any]:
     """Aggregate figures of a run; pure. ``false_task_rate``: sentences whose gold label allows no
     write/task intent that got one. ``local_miss_share``: in-scope sentences decided by no local stage.
+    ``misses_reaching_router``: in-scope misses that no local stage decided or that the local model
+    reads as unsure — they would reach ``llm_router`` when a model is configured (``in_scope_misses``
+    is their total; ``in_scope_unsure_share`` the share of all in-scope sentences read as unsure, what
+    reaching the router costs).
     With ``confusion``, per gold label the counts of ``decider -> intent`` (no sentences)."""
     report = _figures(outcomes)
     report["goal"] = {"in_scope_accuracy": ACCURACY_GOAL, "false_task_rate": FALSE_TASK_CEILING}
@@ -206,9 +220,16 @@ def _score_sentences(engine: Any, sentences: Sequence[Sentence]) -> tuple[list[O
     return outcomes, errors
 
 
+def _mark_unsure(outcomes: Sequence[Outcome], sentences: Sequence[Sentence], model: Any) -> list[Outcome]:
+    """Outcomes with ``unsure`` set from the model's calibrated reading (outside the timed run)."""
+    if model is None or not hasattr(model, "read"):
+        return list(outcomes)
+    return [replace(o, unsure=bool(model.read(s.text).unsure)) for o, s in zip(outcomes, sentences, strict=True)]
+
+
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Score the held-out sets and print the JSON report; 0 when the goal is met, 1 when not, 2 on bad input."""
-    from bot.app import build_runtime
+    from bot.app import build_runtime, load_intent_model
 
     directory = args.data_dir or default_dir()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -227,12 +248,15 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             "redis_url": "", "database_url": "", "data_dir": Path(tmp), "weather_fake": True, "intent_model": True,
             "openai_base_url": "", "openai_api_key": "", "openai_model": "", "openai_extra": {}})
         runtime = build_runtime(local)
+        model = load_intent_model(local)
         started = time.perf_counter()
         outcomes, errors = _score_sentences(runtime.engine, sentences)
         seconds = time.perf_counter() - started
+        outcomes = _mark_unsure(outcomes, sentences, model)
         runtime.services.db.dispose()
     report = score(outcomes, confusion=args.confusion)
     report["turns_per_second"] = round(len(outcomes) / seconds, 1) if seconds else None
+    report["unsure_below"] = getattr(model, "unsure_below", None)
     report["llm_calls"] = errors.pop("llm_calls", 0)
     report["errors"] = dict(errors)
     print(json.dumps(report, ensure_ascii=False, indent=2 if args.pretty else None))

@@ -58,7 +58,8 @@ def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any
     import fakeredis
 
     from bot.scheduler import LeaderLease, Scheduler
-    from skills.db import init_db, make_engine
+    from skills.db import make_engine
+    from skills.migrate import init_db
     from skills.reminders.schedule import DuePush
 
     tmp = None

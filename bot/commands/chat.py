@@ -229,11 +229,15 @@ def _tick(session: _Session, clock: Any, user: str, stop: threading.Event) -> No
                 logging.getLogger(__name__).exception("reminder tick failed")
                 continue
         for push in pushes:
-            _print_over_prompt(f"[提醒] {push.text}")
+            _print_over_prompt(push.text)  # the reminder's own words say what it is ("⏰ 提醒：…")
 
 
 def _print_over_prompt(line: str) -> None:
-    """Print ``line`` above the prompt and redraw what the user was typing."""
+    """Print ``line`` above the prompt and redraw what the user was typing; when the output is not a
+    terminal (a pipe, a file) just the line, without control codes."""
+    if not sys.stdout.isatty():
+        print(line, flush=True)
+        return
     try:
         import readline
 

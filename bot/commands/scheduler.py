@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import signal
 import sys
 import threading
@@ -25,7 +24,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     """Run until SIGINT/SIGTERM; a standby waits for the lease."""
     from bot.app import make_redis
     from bot.commands.db import schema_gate
-    from bot.logs import configure_logging
+    from bot.logs import configure_logging, log_startup
     from bot.scheduler import DeliverySink, PushSink, RQPushSink, make_scheduler
     from runtime.clock import SystemClock
     from skills.db import make_engine
@@ -51,6 +50,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    logging.getLogger(__name__).info("scheduler %s started (sink=%s)", scheduler.name, sink_name)
+    log_startup("scheduler", settings, instance=scheduler.name, sink=sink_name, lease_ttl_s=args.lease_ttl,
+                tick_s=args.tick)
     scheduler.run(stop)
     return 0

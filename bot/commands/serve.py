@@ -61,24 +61,42 @@ def start_embedded_scheduler(app: Any, settings: Any) -> Any:
     return stop
 
 
+def refusal(settings: Any) -> str | None:
+    """Why ``wxbot serve`` must not start with ``settings`` (one line naming the setting), or None."""
+    problem = settings.unsafe_secret()
+    return f"wxbot serve: {problem}" if problem else None
+
+
 def run(args: argparse.Namespace, settings: Any) -> int:
     import uvicorn
 
     from bot.commands.db import schema_gate
-    from bot.logs import configure_logging
+    from bot.logs import configure_logging, log_startup
 
+    if (unsafe := refusal(settings)) is not None:
+        print(unsafe, file=sys.stderr)
+        return 2
     # the webhook itself writes no SQL: it checks the schema when its embedded engine does, or when it
     # shares a database with the workers
     uses_sql = args.engine == DEFAULT_ENGINE if settings.embedded else bool(settings.database_url)
-    if uses_sql and (refusal := schema_gate(settings, "serve")) is not None:
-        print(refusal, file=sys.stderr)
+    if uses_sql and (gate := schema_gate(settings, "serve")) is not None:
+        print(gate, file=sys.stderr)
         return 2
     configure_logging(settings)
     app = build_app(args, settings)
     if settings.embedded:
         start_embedded_scheduler(app, settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info",
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+    if settings.metrics_addr:
+        from bot.metrics import serve_metrics
+
+        host, _, port = settings.metrics_addr.rpartition(":")
+        serve_metrics(app.state.metrics, int(port), host.strip("[]"))
+    log_startup("web+worker+scheduler (embedded)" if settings.embedded else "web", settings,
+                listen=f"{args.host}:{args.port}", path=args.path, metrics_addr=settings.metrics_addr or None,
+                admin=bool(settings.admin_token))
+    # log_config=None: uvicorn's own lines go through the handler configure_logging set (JSON by default)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=settings.log_level, log_config=None,
+                proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)
     return 0
 
 

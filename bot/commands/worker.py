@@ -33,7 +33,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         print("wxbot worker needs REDIS_URL or REDIS_SENTINELS (embedded mode runs the worker inside `wxbot serve`)")
         return 2
     from bot.commands.db import schema_gate
-    from bot.logs import configure_logging
+    from bot.logs import configure_logging, log_startup
 
     # a custom --engine brings its own storage; the default one uses the business tables
     if args.engine == DEFAULT_ENGINE and (refusal := schema_gate(settings, "worker")) is not None:
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     sweeper = SweeperThread(conn, RQDispatcher(queue))
     sweeper.start()
     worker = EdgeWorker([queue], connection=conn, runtime=rt, name=args.name)
+    log_startup("worker", settings, instance=worker.name, queues=[queue.name], lanes=rt.lanes, engine=args.engine,
+                lease_ttl_s=args.lease_ttl)
     try:
         worker.work(burst=args.burst, logging_level="WARNING")
     finally:

@@ -14,12 +14,12 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.skill import INTENTS
+from skills import registry
 
 __all__ = ["MENU_KEYS", "Menu", "MenuButton", "MenuError", "from_wechat", "parse_menu", "to_wechat"]
 
 # What a click may carry: every intent a user can start, and the help text.
-MENU_KEYS = tuple(i for i in INTENTS if i not in ("chitchat", "unknown")) + ("help",)
+MENU_KEYS = (*registry().menu_keys(), "help")
 MAX_BUTTONS, MAX_SUB_BUTTONS = 3, 5
 NAME_BYTES, SUB_NAME_BYTES, URL_BYTES = 16, 60, 1024  # WeChat's limits (UTF-8 bytes)
 

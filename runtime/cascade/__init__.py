@@ -1,0 +1,175 @@
+"""The cascade (DESIGN §3.1, §3.4): every decider of a turn, in order, behind one protocol.
+
+Each decider reads the turn (:class:`TurnInput`) and proposes a :class:`Match` or passes; the order is
+data (:attr:`Cascade.order`) and the first match wins. A message is read against, in order: the pending
+question (expected input, a pending yes/no) → the focus (the last result) → a new request (rules, the
+domain's operation × object, the local intent model) → the model router when one is configured → the
+fallback (small talk, or the agent). Deciding never changes the context; the engine applies the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from runtime._slots import extract_all, missing_slots
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.cascade._pick import pick
+from runtime.cascade.compound import CompoundStage
+from runtime.cascade.confirmation import ConfirmationStage
+from runtime.cascade.control import ControlStage
+from runtime.cascade.domain import DomainStage
+from runtime.cascade.event import EventStage
+from runtime.cascade.expected_input import ExpectedInputStage
+from runtime.cascade.fallback import FallbackStage
+from runtime.cascade.focus import FocusStage
+from runtime.cascade.intent_model import IntentModelStage
+from runtime.cascade.llm_router import LLMRouterStage
+from runtime.cascade.rules import RuleRouter, rules_from
+from runtime.lexicon import operations
+from runtime.llm import LLM
+from runtime.llm.routing import labels_from_registry
+from runtime.skill import UNKNOWN, Operation, SkillRegistry
+from runtime.turn import Stage
+from runtime.views import ModelSummary, RouterView
+
+__all__ = ["Cascade", "Kind", "Match", "TurnInput"]
+
+Decider = Callable[[TurnInput], Match | None]
+
+
+class Cascade:
+    """Builds every decider once from the registry; :meth:`decide` runs them in :attr:`order`."""
+
+    def __init__(self, registry: SkillRegistry, llm: LLM, *, intent_model: Any = None,
+                 intent_threshold: float = 0.6) -> None:
+        self.registry = registry
+        self.read_only = registry.read_only_intents()
+        talk = registry.fallback()
+        self.small_talk = talk[1].intent if talk else None
+        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents() | {UNKNOWN},
+                                small_talk=self.small_talk)
+        self.event = EventStage(registry.menu_keys(), welcome_intent=self.small_talk or "unknown")
+        self.control = ControlStage()
+        self.expected = ExpectedInputStage(registry, self.rules)
+        self.confirmation = ConfirmationStage(registry)
+        self.focus = FocusStage(registry, self.rules)
+        self.domain = DomainStage(registry)
+        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold,
+                                             known_intents=registry.intents(), task_intents=registry.task_intents(),
+                                             small_talk=self.small_talk)
+        self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
+        self.fallback = FallbackStage(llm)
+        self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
+                                      registry.write_intents())
+        self._object_words = [o.pattern for o in registry.objects]
+        # intents that delete or postpone something: a model may only propose them for a thing the message names
+        self._pointed = frozenset(i for o in registry.objects for op, i in o.ops
+                                  if op in (Operation.DELETE, Operation.SNOOZE))
+        self.order: tuple[tuple[str, Decider], ...] = (
+            ("event", lambda t: self.event.match(t.view)),
+            ("control", self._control),
+            ("choice", self.expected.choice),
+            ("expected_input", self.expected.match),
+            ("confirmation", self.confirmation.match),
+            ("focus", self.focus.match),
+            ("compound", self.compound.match),
+            ("rules", lambda t: self._mixed(t, self.rules.match(t.view))),
+            ("domain", lambda t: self._mixed(t, self.domain.match(t))),
+            ("intent_model", self._intent_model),
+            ("invalid", self.expected.invalid),
+            ("llm_router", self._llm_router),
+            ("fallback", lambda t: self.fallback.match(t.view)),
+        )
+
+    def decide(self, turn: TurnInput) -> Match:
+        """The first decider's match (the fallback always matches); the trace says why the awaited
+        answer lost when a field was asked."""
+        found = next(m for _, decide in self.order if (m := decide(turn)) is not None)
+        view = turn.view
+        if view.expected_field is not None and found.stage not in (Stage.EXPECTED_INPUT, Stage.CONTROL):
+            found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(view)}")
+        return found
+
+    def _control(self, turn: TurnInput) -> Match | None:
+        found = self.control.match(turn.view)
+        if found is not None and found.kind is Kind.CANCEL and turn.session is None and turn.pending is None \
+                and not turn.view.has_paused:
+            return self.focus.undo(turn, bare=True) or found  # "算了不用了" right after a reminder was set
+        return found
+
+    def _mixed(self, turn: TurnInput, found: Match | None) -> Match | None:
+        """A task with a read-only question beside it: the task from the rest, the question answered too."""
+        if found is not None and found.kind is Kind.INTENT and found.intent not in self.read_only:
+            side = self.expected.side_question(turn.view.text, found.intent)
+            if side is not None:
+                found = replace(found, also=side[0], also_text=side[1], detail=f"{found.detail}; also {side[0]}")
+        return found
+
+    def _intent_model(self, turn: TurnInput) -> Match | None:
+        routable = self.llm_router.applies(turn.view)
+        found = self._mixed(turn, self.intent_model.match(turn.view, routable=routable))
+        if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
+                and not self._small_talk_said(turn):
+            return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
+
+        if (found is not None and found.kind in (Kind.CHITCHAT, Kind.UNKNOWN) and routable
+                and (operations(turn.text) or any(p.search(turn.text) for p in self._object_words))):
+            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
+        return found
+
+    def _read_piece(self, text: str) -> str | None:
+        """The intent one piece of a message asks for by itself (a rule, or operation × object), if any."""
+        found = self.rules.classify(text)
+        if found is not None:
+            return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
+        view = RouterView(text=text, origin="text")
+        domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
+        return domain.intent if domain is not None and domain.kind is Kind.INTENT else None
+
+    def _shares(self, taker: str, owner: str, words: str) -> bool:
+        """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is
+        both a dinner's restriction and the profile's allergy; "今天" of a workout is not a weight)."""
+        def values(intent: str) -> set[str]:
+            found = self.registry.for_intent(intent)
+            if found is None:
+                return set()
+            read = extract_all(found[1], words, datetime.now().astimezone()).values()
+            return {str(x) for v in read for x in (v if isinstance(v, list) else [v]) if isinstance(x, str | int | float)}
+
+        mine, theirs = values(taker), values(owner)
+        return any(a == b or (len(a) > 1 and a in b) or (len(b) > 1 and b in a) for a in mine for b in theirs)
+
+    def _complete(self, intent: str, words: str) -> bool:
+        """Whether ``words`` give ``intent`` everything it needs."""
+        found = self.registry.for_intent(intent)
+        if found is None:
+            return False
+        return not missing_slots(found[1], extract_all(found[1], words, datetime.now().astimezone()), [])
+
+    def _small_talk_said(self, turn: TurnInput) -> bool:
+        """Whether the small-talk skill recognises the message (thanks, a greeting, a mood…)."""
+        talk = self.registry.fallback()
+        return talk is not None and bool(extract_all(talk[1], turn.text, turn.now))
+
+    def _llm_router(self, turn: TurnInput) -> Match | None:
+        if not self.llm_router.applies(turn.view):
+            return None
+        found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
+        turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
+        if found is None or outcome.failed:
+            return None  # no usable answer: the turn goes on as it would without a model
+        if found.intent in self._pointed and not self._names_its_object(turn, found.intent):
+            turn.notes.append(f"llm_router: {found.intent} dropped (the message names nothing it would act on)")
+            return None
+        return found
+
+    def _names_its_object(self, turn: TurnInput, intent: str) -> bool:
+        """Whether the message names the object ``intent`` deletes or postpones, or picks one shown."""
+        objects = [o for o in self.registry.objects if intent in {i for _, i in o.ops}]
+        entities = turn.focus.entities if turn.focus is not None else []
+        return any(o.pattern.search(turn.text) for o in objects) or bool(
+            entities and any(e.kind in {o.name for o in objects} for e in entities) and pick(turn.text, entities))

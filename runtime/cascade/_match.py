@@ -24,6 +24,8 @@ class Kind(StrEnum):
     ANSWER = "answer"            # the expected field's value
     FILL = "fill"                # other slots of the active task (out of order, or a correction)
     FOLLOW_UP = "follow_up"      # an elliptical follow-up of the last query ("那广州呢")
+    REFER = "refer"              # a follow-up of the focus with its params worked out ("第二道怎么做")
+    COMPOUND = "compound"        # several requests in one message, carried out in turn
     CHOICE = "choice"            # an answer to a clarifying question
     INVALID = "invalid"          # not the expected answer: re-ask with a hint
     CLARIFY = "clarify"          # ambiguous: ask a numbered question

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from runtime.cascade._match import Kind, Match
+from runtime.lexicon import unexplained, yes_no
 from runtime.parsers.correction import CORRECTION
 from runtime.turn import Stage
 from runtime.views import RouterView
@@ -21,6 +22,7 @@ _CONTINUE_ANY = re.compile(r"^(好|行|嗯|那|对|可以)?[的吧啊]?(继续|�
 _DENY_LEAD = re.compile(r"^(不|别|否|算了|还是算了|先不|还是不|先留着|留着|保留|还是留着|先别)")
 _CONFIRM_LEAD = re.compile(r"^(确认|确定|好|行|可以|没问题|嗯|对|是|ok|yes)")
 _CANCEL_WORDS = re.compile(r"不用|不要|别|算了|不需要")
+_TASKY = re.compile(r"\d|提醒|晚饭|菜|运动|天气|几号|冰箱|体重")
 CONTINUE = frozenset({"继续", "接着来", "接着", "继续吧", "接着说", "回到刚才", "继续刚才"})
 CONFIRM = frozenset({"确认", "好", "好的", "是", "是的", "对", "对的", "确定", "可以", "行", "嗯", "没问题", "ok", "yes"})
 DENY = frozenset({"不", "不是", "不对", "否", "不行", "不确认", "no"})
@@ -28,6 +30,21 @@ RESET = frozenset({"重新开始", "重置", "重来", "从头开始"})
 HELP = frozenset({"帮助", "菜单", "help", "你能做什么", "你会什么", "功能", "怎么用", "你能干啥", "你能干什么", "你会干啥",
                   "你会干什么", "你都会啥", "你都会什么", "你会啥", "你能做啥", "你有什么功能", "你有啥功能", "能干啥",
                   "你能帮我做什么", "你能帮我干啥", "你能帮我干什么", "你能帮我做啥", "你可以做什么", "你可以干啥"})
+
+
+# a question about what the bot can do or how to use it: "都能帮我干点啥", "这个咋用"
+_ABILITY = re.compile(r"(?:你|您)?(?:都|还|到底|具体)?(?:能|会|可以)(?:帮我|帮忙|给我)?(?:干|做|办)?(?:点|些)?(?:啥|什么|嘛|哪些)"
+                      r"(?:事|功能|忙)?|(?:这个|你|这|它)(?:咋|怎么|如何)(?:用|使用|玩)|有(?:什么|啥)(?:用|功能)")
+
+
+def _asks_abilities(raw: str) -> bool:
+    """"都能帮我干点啥", "这个咋用": a short question about the bot itself (not "鸡蛋可以做什么")."""
+    m = _ABILITY.search(raw)
+    if m is None or len(raw) > 14 or _TASKY.search(raw):
+        return False
+    if m.group().startswith(("你", "您", "这", "它")):
+        return True
+    return not unexplained(raw[:m.start()], []) and not unexplained(raw[m.end():], [])  # said of nothing else
 
 
 def normalise(text: str) -> str:
@@ -58,12 +75,12 @@ class ControlStage:
         if word in CANCEL or raw in CANCEL or (_CANCEL_LEAD.match(raw) and len(raw) <= 10
                                                and not CORRECTION.search(raw)):  # 不用了，改成9点半
             return Match(self.stage, Kind.CANCEL, detail=word)
-        if word in CONTINUE or raw in CONTINUE or (view.has_paused and len(raw) <= 10 and
+        if word in CONTINUE or raw in CONTINUE or ((view.has_paused or view.active_skill) and len(raw) <= 10 and
                                                    (_CONTINUE_ANY.match(raw) or "继续" in raw)):
             return Match(self.stage, Kind.CONTINUE, detail=word)
         if word in RESET or raw in RESET:
             return Match(self.stage, Kind.RESET, detail=word)
-        if word in HELP or raw in HELP:
+        if word in HELP or raw in HELP or _asks_abilities(raw):
             return Match(self.stage, Kind.HELP, detail=word)
         return None
 
@@ -81,4 +98,7 @@ class ControlStage:
             return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")
         if _CONFIRM_LEAD.match(raw):
             return Match(self.stage, Kind.CONFIRM, detail=f"yes: {word}")
+        said = yes_no(raw)  # "没毛病", "这回对了", "就这样吧" — yes or no in other words, nothing else
+        if said is not None:
+            return Match(self.stage, Kind.CONFIRM if said else Kind.CANCEL, detail=f"{'yes' if said else 'no'}: {word}")
         return None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from runtime.cascade._match import Kind, Match
-from runtime.skill import INTENTS
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -13,6 +14,10 @@ class EventStage:
 
     stage = Stage.EVENT
 
+    def __init__(self, menu_keys: Iterable[str], *, welcome_intent: str = "unknown") -> None:
+        self._keys = frozenset(menu_keys)
+        self._welcome = welcome_intent
+
     def match(self, view: RouterView) -> Match | None:
         if view.origin == "unsupported":
             return Match(self.stage, Kind.UNSUPPORTED, detail=view.key or "")
@@ -20,12 +25,12 @@ class EventStage:
             return None
         event = view.event.lower()
         if event in ("subscribe", "scan"):
-            return Match(self.stage, Kind.WELCOME, intent="chitchat", detail=event)
+            return Match(self.stage, Kind.WELCOME, intent=self._welcome, detail=event)
         if event == "unsubscribe":
             return Match(self.stage, Kind.GOODBYE, detail=event)
         if event == "click" and view.key:
             key = view.key
-            if key in INTENTS and key not in ("unknown", "chitchat"):
+            if key in self._keys:
                 return Match(self.stage, Kind.INTENT, intent=key, detail=f"menu {key}")
             if key in ("help", "menu"):
                 return Match(self.stage, Kind.HELP, detail=f"menu {key}")

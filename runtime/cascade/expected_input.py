@@ -15,13 +15,17 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
+from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.cascade.rules import RuleRouter, is_elliptical_question
+from runtime.cascade._pick import pick
+from runtime.cascade._reading import answer_value, named_slots, spare_text
+from runtime.cascade.rules import RuleRouter
+from runtime.lexicon import explained, is_elliptical_question
 from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
+from runtime.skill import UNKNOWN, SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.views import RouterView
 
@@ -32,8 +36,9 @@ QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|
 # asking the bot to suggest the awaited value: "你推荐多少预算合适", "一般多少钱", "你定吧"
 _ADVICE = re.compile(r"(推荐|建议|觉得)(一下)?(多少|几|多久|多长)|多少(钱|块)?(比较)?(合适|够|好)|一般(要)?(多少|几|多久)|"
                      r"^(你|您)(来)?定(吧|呗)?$|你看着(办|定|来)")
-AnswerParser = Callable[[str], Any]
-SlotExtractor = Callable[[str], Mapping[str, Any]]
+# expected fields a bare number answers (asked last, after a numbered list answered in passing)
+_COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
+                      SlotType.HEIGHT, SlotType.WEIGHT})
 
 
 class ExpectedInputStage:
@@ -41,16 +46,33 @@ class ExpectedInputStage:
 
     stage = Stage.EXPECTED_INPUT
 
-    def __init__(self, rules: RuleRouter, read_only: frozenset[str]) -> None:
+    def __init__(self, registry: SkillRegistry, rules: RuleRouter) -> None:
+        self._registry = registry
         self._rules = rules
-        self._read_only = read_only
+        self._read_only = registry.read_only_intents()
+        talk = registry.fallback()
+        self._small_talk = talk[1].intent if talk else None
 
-    def match_choice(self, view: RouterView) -> Match | None:
-        """An answer to a clarifying question (numbered options)."""
+    def choice(self, turn: TurnInput) -> Match | None:
+        """An answer to a clarifying question (numbered options). A bare number while a counted field is
+        asked again after a list answered in passing answers the task, not the list."""
+        view = turn.view
+        if not view.clarifying:
+            return None
         choice = parse_choice(view.text, True, view.expected_options)
         if choice is None or not 1 <= choice <= len(view.expected_options):
             return None
+        if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, view.text, turn.now) is not None:
+            return None
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
+
+    def invalid(self, turn: TurnInput) -> Match | None:
+        """Nothing else explained the message while a field is asked: ask again, with a hint."""
+        view = turn.view
+        if view.expected_field is None:
+            return None
+        return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", confidence=0.0,
+                     detail=f"not a {view.expected_type}")
 
     def side_question(self, text: str, task: str) -> tuple[str, str, str] | None:
         """A request for ``task`` with a read-only question beside it ("周五晚上8点提醒我开会，周五是几号啊"):
@@ -60,12 +82,34 @@ class ExpectedInputStage:
             return None
         for clause in clauses:
             found = self._rules.classify(clause)
-            if found and found[0] in self._read_only and found[0] != "chitchat" and QUESTION.search(clause):
+            if found and found[0] in self._read_only and found[0] != self._small_talk and QUESTION.search(clause):
                 rest = "，".join(c for c in clauses if c != clause)
                 kept = self._rules.classify(rest)
                 if kept is not None and kept[0] == task:
                     return found[0], clause, rest
         return None
+
+    def _picked(self, turn: TurnInput) -> object | None:
+        """The value of an awaited field that takes one shown entity, when the message picks one."""
+        field, focus = turn.view.expected_field, turn.focus
+        if focus is None or not focus.entities or turn.session is None:
+            return None
+        kinds = {e.kind for e in focus.entities}
+        if not any(o.pick == field and o.name in kinds and turn.session.intent in {i for _, i in o.ops}
+                   for o in self._registry.objects):
+            return None
+        found = pick(turn.text, focus.entities)
+        if found is None or not explained(turn.text, list(found.spans), slack=1):
+            return None
+        return found.entity.ref if found.entity.ref is not None else found.entity.name
+
+    def _answers_more(self, text: str, parse: Callable[[str], object]) -> bool:
+        """Whether the awaited field explains more of ``text`` than the rule that would take it elsewhere:
+        "有人不吃香菜，别的没了" answers "有什么忌口" (the pantry's "没了" explains two characters of it)."""
+        span = self._rules.said_by(text)
+        if span is None or parse(text) is None:
+            return False
+        return (span[1] - span[0]) * 3 < len(text)
 
     def why_not(self, view: RouterView) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
@@ -77,17 +121,19 @@ class ExpectedInputStage:
             return f"not the {view.expected_field}: a request of its own ({routed[0]})"
         return f"not a {view.expected_type} for {view.expected_field}"
 
-    def match(self, view: RouterView, parse: AnswerParser, extract: SlotExtractor | None = None,
-              spare: SlotExtractor | None = None) -> Match | None:
-        """``parse`` turns text into the field's value (None when it is not one); ``extract`` finds the
-        active action's slots named by their own units or keywords (strict parsing); ``spare`` gives an
-        otherwise unexplained message to the task's one empty free-text slot."""
+    def match(self, turn: TurnInput) -> Match | None:
+        """The expected field's value, other slots named by their own words, or None (not an answer)."""
+        view = turn.view
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):
             return None
+        registry, session, now = self._registry, turn.session, turn.now
+
+        def parse(text: str) -> object:
+            return answer_value(registry, session, text, now)
         text = view.text.strip()
         routed = self._rules.classify(text)
         clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
-        if routed and routed[0] in self._read_only and routed[0] != "chitchat" and QUESTION.search(text) \
+        if routed and routed[0] in self._read_only and routed[0] != self._small_talk and QUESTION.search(text) \
                 and len(clauses) <= 1:
             return None  # a side question: answered by its own intent, the pending question repeated
         if view.last_intent in self._read_only and view.last_intent != view.active_intent \
@@ -96,7 +142,11 @@ class ExpectedInputStage:
         if view.expected_type not in _FREE_TYPES and _ADVICE.search(text) and not any(ch.isdigit() for ch in text):
             return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", params={"advice": True},
                          detail=f"asks what {view.expected_field} to choose")  # 你推荐多少预算合适
-        strict = dict(extract(text)) if extract is not None else {}
+        picked = self._picked(turn)
+        if picked is not None:  # "早上那个" while asked which one: the one shown that it names
+            return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown", params={"value": picked},
+                         detail=f"field {view.expected_field}: picked from what was shown")
+        strict = named_slots(registry, session, text, now)
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):
             corrected = bool(CORRECTION.search(text))
@@ -108,25 +158,27 @@ class ExpectedInputStage:
         also, also_text = None, ""
         for clause in clauses if len(clauses) > 1 else []:
             found = self._rules.classify(clause)
-            if found and found[0] in self._read_only and found[0] != "chitchat":
+            if found and found[0] in self._read_only and found[0] != self._small_talk:
                 also, also_text = found[0], clause
                 break
-        if view.expected_type in _FREE_TYPES and routed and routed[0] != view.active_intent and also is None:
+        if view.expected_type in _FREE_TYPES and routed and routed[0] not in (view.active_intent, UNKNOWN) \
+                and also is None and not self._answers_more(text, parse):
             return None  # a request in its own right, not free-text content
         rest = [c for c in clauses if c != also_text] if also else clauses
         value = parse("，".join(rest)) if rest else None
         if value is None and len(rest) > 1:
             value = next((v for v in map(parse, rest) if v is not None), None)
         if value is None:
-            filled = dict(spare(text)) if spare is not None and routed is None and not QUESTION.search(text) \
+            filled = spare_text(registry, session, text) if (routed is None or routed[0] == UNKNOWN) \
+                and not QUESTION.search(text) \
                 and not CORRECTION.search(text) else {}
             if filled:
                 return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
                              params={"slots": filled, "value": None, "correction": False},
                              detail=f"free text {sorted(filled)} given before {view.expected_field}")
             return None
-        if routed and routed[0] != view.active_intent and routed[0] not in self._read_only \
-                and also is None:
+        if routed and routed[0] not in (view.active_intent, UNKNOWN) and routed[0] not in self._read_only \
+                and also is None and not self._answers_more(text, parse):
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",
                      params={"value": value}, detail=f"field {view.expected_field}", also=also,

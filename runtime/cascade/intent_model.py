@@ -8,8 +8,7 @@ from runtime.cascade._match import Kind, Match
 from runtime.turn import Stage
 from runtime.views import RouterView
 
-TASK_INTENTS = frozenset({"reminder.create", "reminder.cancel", "dinner.plan", "exercise.log",
-                          "profile.update", "pantry.update", "exercise.plan"})  # default when no registry
+UNKNOWN = "unknown"  # the model's label for a message no skill serves
 
 
 class _Prediction(Protocol):
@@ -28,28 +27,35 @@ class IntentModelStage:
     stage = Stage.INTENT_MODEL
 
     def __init__(self, model: _Model | None, *, threshold: float = 0.6, clarify_floor: float = 0.3,
-                 known_intents: frozenset[str] | None = None, task_intents: frozenset[str] = TASK_INTENTS) -> None:
+                 known_intents: frozenset[str] | None = None, task_intents: frozenset[str] = frozenset(),
+                 small_talk: str | None = None) -> None:
         self._model = model
         self._threshold = threshold
         self._clarify_floor = clarify_floor
         self._known = known_intents
         self._tasks = task_intents
+        self._small_talk = small_talk
 
-    def match(self, view: RouterView) -> Match | None:
+    def match(self, view: RouterView, *, routable: bool = False) -> Match | None:
+        """The model's label when it is sure; ``routable`` (a model router is configured): a message the
+        calibrated reading is unsure of is left to the router (DESIGN §3.4: ask a model, or ask the user)."""
         if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
+            return None
+        read = getattr(self._model, "read", None)
+        if routable and read is not None and read(view.text).unsure:
             return None
         pred = self._model.predict(view.text)
         label, conf = pred.label, float(pred.confidence)
         if conf >= self._threshold:
-            if label == "unknown":
+            if label == UNKNOWN:
                 return Match(self.stage, Kind.UNKNOWN, intent="unknown", confidence=conf, detail="model: out of scope")
-            if label == "chitchat":
-                return Match(self.stage, Kind.CHITCHAT, intent="chitchat", confidence=conf, detail="model")
+            if label == self._small_talk:
+                return Match(self.stage, Kind.CHITCHAT, intent=label, confidence=conf, detail="model")
             if self._known is None or label in self._known:
                 return Match(self.stage, Kind.INTENT, intent=label, confidence=conf, detail="model")
             return None
         top = [(lab, p) for lab, p in pred.alternatives[:2]
-               if lab not in ("unknown", "chitchat") and (self._known is None or lab in self._known)]
+               if lab not in (UNKNOWN, self._small_talk) and (self._known is None or lab in self._known)]
         if (view.expected_field is None and len(top) == 2 and top[1][1] >= self._clarify_floor
                 and any(lab in self._tasks for lab, _ in top)):
             return Match(self.stage, Kind.CLARIFY, intent=top[0][0], confidence=conf, detail="model: unsure",

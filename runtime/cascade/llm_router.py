@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from runtime.cascade._match import Kind, Match
 from runtime.llm import LLM
-from runtime.llm.routing import RouteLabel, RouteOutcome, Router, default_labels
+from runtime.llm.routing import RouteLabel, RouteOutcome, Router
 from runtime.turn import Origin, Stage
 from runtime.views import ModelSummary, RouterView
 
@@ -25,9 +25,8 @@ class LLMRouterStage:
 
     stage = Stage.LLM_ROUTER
 
-    def __init__(self, llm: LLM, labels: Sequence[RouteLabel] | None = None, *,
-                 threshold: float = DEFAULT_THRESHOLD) -> None:
-        self._router = Router(llm, labels or default_labels())
+    def __init__(self, llm: LLM, labels: Sequence[RouteLabel], *, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self._router = Router(llm, labels)
         self.threshold = threshold
 
     def applies(self, view: RouterView) -> bool:

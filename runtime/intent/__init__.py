@@ -4,9 +4,15 @@
 >>> prediction = model.predict("明天北京天气怎么样")
 >>> prediction.label, prediction.confidence >= DEFAULT_THRESHOLD
 ('weather.query', True)
+>>> reading = model.read("明天北京天气怎么样")
+>>> reading.label, reading.unsure
+('weather.query', False)
 
-Below ``DEFAULT_THRESHOLD`` the cascade hands the turn on (LLM router when configured, otherwise a
-clarifying question or ``unknown``). Retrain with ``python -m runtime.intent.train``.
+``predict`` gives the classifier's own probabilities; below ``DEFAULT_THRESHOLD`` the cascade hands
+the turn on. ``read`` gives the calibrated reading (temperature fitted on the dev split of the
+training data, stored in the artifact): its ``probability`` means what it says on that data, and
+``unsure`` is True below the artifact's calibrated threshold. Retrain with ``python -m
+runtime.intent.train`` (it calibrates too); recalibrate alone with ``python -m runtime.intent.calibrate``.
 """
 
 from __future__ import annotations
@@ -15,15 +21,20 @@ from pathlib import Path
 
 from ._linear import DEFAULT_ARTIFACT, ArtifactError, LinearIntentModel, load_artifact
 from ._traditional import to_simplified
-from ._types import INTENT_LABELS, WRITE_INTENTS, IntentModel, IntentPrediction
+from ._types import (
+    CalibratedIntentModel,
+    IntentModel,
+    IntentPrediction,
+    IntentReading,
+)
 
 __all__ = [
     "DEFAULT_THRESHOLD",
-    "INTENT_LABELS",
-    "WRITE_INTENTS",
     "ArtifactError",
+    "CalibratedIntentModel",
     "IntentModel",
     "IntentPrediction",
+    "IntentReading",
     "LinearIntentModel",
     "load_default_model",
     "to_simplified",
@@ -34,6 +45,6 @@ DEFAULT_THRESHOLD = 0.55
 false-task rate is <= 0.1 % and accuracy on the accepted turns is >= 98 % (see REPORT.md)."""
 
 
-def load_default_model(path: Path = DEFAULT_ARTIFACT) -> IntentModel:
+def load_default_model(path: Path = DEFAULT_ARTIFACT) -> LinearIntentModel:
     """Load the shipped artifact (``runtime/intent/model.npz``); raises :class:`ArtifactError` if unusable."""
     return load_artifact(path)

@@ -20,11 +20,27 @@ import numpy as np
 import numpy.typing as npt
 
 from ._features import FeatureConfig, char_ngrams
-from ._types import IntentPrediction
+from ._types import IntentPrediction, IntentReading
 
 FloatArray = npt.NDArray[np.float32]
 DEFAULT_ARTIFACT = Path(__file__).with_name("model.npz")
 FORMAT_VERSION = 1
+UNCALIBRATED_UNSURE_BELOW = 0.55
+"""The unsure threshold of an artifact that carries no calibration (the dev-chosen raw threshold)."""
+
+
+def temper(probs: npt.NDArray[np.float64], temperature: float) -> npt.NDArray[np.float64]:
+    """Temperature scaling of probabilities (along the last axis): ``p ** (1/T)``, renormalised.
+
+    Equivalent to dividing the log-probabilities by ``T``; it never changes the top label.
+    """
+    if temperature == 1.0:
+        return probs
+    logs = np.log(np.clip(probs, 1e-12, 1.0)) / temperature
+    logs -= logs.max(axis=-1, keepdims=True)
+    scaled = np.exp(logs)
+    out: npt.NDArray[np.float64] = scaled / scaled.sum(axis=-1, keepdims=True)
+    return out
 
 
 class ArtifactError(ValueError):
@@ -65,8 +81,20 @@ class LinearIntentModel:
         result = (weights / norm) @ self.coef[idx] + self.intercept
         return np.asarray(result, dtype=np.float32)
 
-    def probabilities(self, text: str) -> FloatArray:
-        """Probability per label (sums to 1)."""
+    @property
+    def temperature(self) -> float:
+        """The temperature fitted on the dev split (``runtime.intent.calibrate``); 1.0 when none was."""
+        found = self.meta.get("calibration")
+        return float(found["temperature"]) if isinstance(found, dict) else 1.0
+
+    @property
+    def unsure_below(self) -> float:
+        """Calibrated probability under which a reading is unsure (stored with the temperature)."""
+        found = self.meta.get("calibration")
+        return float(found["unsure_below"]) if isinstance(found, dict) else UNCALIBRATED_UNSURE_BELOW
+
+    def probabilities(self, text: str, *, calibrated: bool = False) -> FloatArray:
+        """Probability per label (sums to 1); ``calibrated`` applies the stored temperature."""
         raw = self.scores(text).astype(np.float64)
         if self.calibration is None:
             exp = np.exp(raw - raw.max())
@@ -76,6 +104,8 @@ class LinearIntentModel:
             sig = 1.0 / (1.0 + np.exp(a * raw + b))
             total = sig.sum()
             probs = sig / total if total > 0 else np.full_like(sig, 1.0 / len(sig))
+        if calibrated:
+            probs = temper(probs, self.temperature)
         out: FloatArray = probs.astype(np.float32)
         return out
 
@@ -85,6 +115,15 @@ class LinearIntentModel:
         order = np.argsort(-probs, kind="stable")[:3]
         top = tuple((self.labels[int(i)], round(float(probs[int(i)]), 4)) for i in order)
         return IntentPrediction(label=top[0][0], confidence=top[0][1], alternatives=top)
+
+    def read(self, text: str) -> IntentReading:
+        """The calibrated reading: top label, its probability, the alternatives and whether it is unsure."""
+        probs = self.probabilities(text, calibrated=True)
+        order = np.argsort(-probs, kind="stable")[:3]
+        top = tuple((self.labels[int(i)], round(float(probs[int(i)]), 4)) for i in order)
+        threshold = self.unsure_below
+        return IntentReading(label=top[0][0], probability=top[0][1], alternatives=top,
+                             unsure=top[0][1] < threshold, threshold=threshold)
 
 
 def save_artifact(model: LinearIntentModel, path: Path) -> None:

@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._types import WRITE_INTENTS
-
 FALSE_TASK_TARGET = 0.001
 """Highest false-task rate we accept at the chosen threshold (0.1 % of non-task dev sentences)."""
 ACCEPTED_ACCURACY_TARGET = 0.98
 """Lowest accuracy we accept on the turns the model decides itself (the rest go on to the LLM router)."""
-NOT_A_SKILL = frozenset({"chitchat", "unknown"})
+# the labels of the training data that are no skill's task (small talk and out of scope); the intents that
+# start a write (a confident one on a non-task sentence is a false task). Set once from the skills' registry.
+NOT_A_SKILL: frozenset[str] = frozenset()
+WRITES: frozenset[str] = frozenset()
+
+
+def use_labels(*, not_a_skill: frozenset[str], writes: frozenset[str]) -> None:
+    """Tell the metrics which labels are no skill's and which start a write (from the registry)."""
+    global NOT_A_SKILL, WRITES
+    NOT_A_SKILL, WRITES = not_a_skill, writes
 """Labels that start no skill: confusing one for the other is a routing success."""
 
 
@@ -53,8 +60,8 @@ def false_task_rate(
     gold: Sequence[str], pred: Sequence[str], conf: Sequence[float], threshold: float
 ) -> float:
     """Share of non-task sentences (unknown, chitchat, read-only) confidently predicted as a task intent."""
-    negatives = [i for i, g in enumerate(gold) if g not in WRITE_INTENTS]
-    bad = sum(pred[i] in WRITE_INTENTS and conf[i] >= threshold for i in negatives)
+    negatives = [i for i, g in enumerate(gold) if g not in WRITES]
+    bad = sum(pred[i] in WRITES and conf[i] >= threshold for i in negatives)
     return bad / max(1, len(negatives))
 
 

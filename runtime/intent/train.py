@@ -2,8 +2,9 @@
 
 Compares a few scikit-learn linear models on character n-gram TF-IDF features, picks the one with
 the best dev accuracy, chooses the confidence threshold on the dev split (lowest threshold whose
-false-task rate is within target), exports the weights to a NumPy-only artifact and prints dev
-accuracy, macro F1, false-task rate, load time and artifact size. Deterministic (fixed seeds).
+false-task rate is within target), exports the weights to a NumPy-only artifact, calibrates it
+(:mod:`runtime.intent.calibrate`) and prints dev accuracy, macro F1, false-task rate, the
+calibration, load time and artifact size. Deterministic (fixed seeds).
 scikit-learn is needed here only; run-time inference uses :mod:`runtime.intent._linear`.
 """
 
@@ -26,7 +27,11 @@ from sklearn.svm import LinearSVC
 from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
 from ._features import FeatureConfig, char_ngrams
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
-from ._metrics import DevReport, choose_threshold, report
+from ._metrics import DevReport, choose_threshold, report, use_labels
+from .calibrate import calibrate, with_calibration
+
+UNKNOWN = "unknown"  # the corpus' label for out-of-scope sentences
+SMALL_TALK = "chitchat"  # the corpus' label for small talk (the public data's chat/Chat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,7 @@ class Candidate:
     features: FeatureConfig
     make: Callable[[], Any]
     chitchat_weight: float = 1.0
-    """Sample weight of ``chitchat`` sentences (the public data has 4× more ``unknown``)."""
+    """Sample weight of small-talk sentences (the public data has 4× more ``unknown``)."""
 
 
 def _lr(c: float, balanced: bool = False) -> Callable[[], Any]:
@@ -81,7 +86,7 @@ def fit(candidate: Candidate, train: Sequence[Example]) -> LinearIntentModel:
     x = vectorizer.fit_transform([ex.text for ex in train])
     classifier = candidate.make()
     labels = [ex.label for ex in train]
-    weights = np.array([candidate.chitchat_weight if label == "chitchat" else 1.0 for label in labels])
+    weights = np.array([candidate.chitchat_weight if label == SMALL_TALK else 1.0 for label in labels])
     classifier.fit(x, labels, sample_weight=weights)
     calibration = None
     if isinstance(classifier, CalibratedClassifierCV):
@@ -137,6 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=DEFAULT_ARTIFACT)
     args = parser.parse_args(argv)
+    from skills import registry  # the training tool reads the label facts from the skills, like the engine
+
+    skills = registry()
+    talk = skills.fallback()
+    use_labels(not_a_skill=frozenset({UNKNOWN, *((talk[1].intent,) if talk else ())}), writes=skills.task_intents())
 
     train, dev = load_split(args.data_dir)
     print(f"train={len(train)} dev={len(dev)} (dev share 0.2, seed {SEED})")
@@ -175,6 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         meta,
     )
     save_artifact(final, args.out)
+    # the temperature is fitted on the weights as shipped (float16), exactly as the calibrate command does
+    save_artifact(with_calibration(load_artifact(args.out), calibrate(load_artifact(args.out), dev)), args.out)
 
     started = time.perf_counter()
     loaded = load_artifact(args.out)
@@ -189,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(_line("dev in traditional script (OpenCC s2t)", evaluate(loaded, traditional, chosen.threshold)))
     print(_line("  the same without folding, traditional", evaluate(unfolded, traditional, chosen.threshold)))
     print(_line("  the same without folding, dev (all)", evaluate(unfolded, dev, chosen.threshold)))
+    print(f"calibration: {loaded.meta['calibration']}")
     print(
         f"artifact={args.out} size={args.out.stat().st_size / 1e6:.2f} MB features={len(loaded.vocabulary)} "
         f"load={load_s * 1000:.0f} ms predict={per_msg_ms:.2f} ms/message"

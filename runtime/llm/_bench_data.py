@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,7 +16,6 @@ from runtime.context import (
     Summary,
 )
 
-from ._labels import DEFAULT_DESCRIPTIONS
 from .tools import AgentTool, datetime_tool, tool_name
 
 AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
@@ -35,19 +35,6 @@ TURNS: tuple[tuple[str, str, str], ...] = (
     ("fallback", "红烧肉怎么做比较好吃", "用户在规划晚饭：3人，预算100元，不吃香菜。"),
 )
 
-_SLOTS: dict[str, dict[str, str]] = {
-    "weather.query": {"city": "城市", "day": "哪天"},
-    "reminder.create": {"when": "什么时候提醒", "content": "提醒什么"},
-    "reminder.cancel": {"which": "取消哪一条"},
-    "dinner.plan": {"people": "几个人", "budget": "预算多少元", "dietary": "忌口"},
-    "recipe.query": {"dish": "哪道菜"},
-    "exercise.plan": {"goal": "目标", "days": "每周几天"},
-    "exercise.log": {"activity": "什么运动", "minutes": "多少分钟", "distance_km": "多少公里"},
-    "exercise.history": {"days": "最近几天"},
-    "profile.update": {"goal": "目标", "height_cm": "身高厘米", "weight_kg": "体重公斤"},
-    "pantry.update": {"items": "食材和数量"},
-}
-
 _TRANSCRIPT = (
     "晚上吃什么好", "几个人吃呢？", "三个人", "预算大概多少？", "一百块左右", "有什么忌口吗？", "不吃香菜",
     "给你推荐：番茄炒蛋、可乐鸡翅、紫菜蛋花汤，共约86元。", "可乐鸡翅怎么做", "鸡翅焯水后煎到两面金黄，加可乐和酱油焖15分钟。",
@@ -56,16 +43,17 @@ _TRANSCRIPT = (
 )
 
 
-def catalog(now: Any) -> list[AgentTool]:
-    """One tool per intent of DESIGN §3.2 (what a naive agent would be handed), with the date tool."""
+def catalog(now: Any, skills: Iterable[Any]) -> list[AgentTool]:
+    """One tool per action of the skills (what a naive agent would be handed), with the date tool."""
     tools = [datetime_tool(now)]
-    for intent, description in DEFAULT_DESCRIPTIONS.items():
-        if intent in ("datetime.query", "chitchat", "unknown"):
-            continue
-        props = {name: {"type": "string", "description": text} for name, text in _SLOTS.get(intent, {}).items()}
-        writes = intent in {"reminder.create", "reminder.cancel", "exercise.log", "profile.update", "pantry.update"}
-        tools.append(AgentTool(tool_name(intent), description, {"type": "object", "properties": props},
-                               (lambda args: {"结果": "无"}), intent=intent, writes=writes))
+    for skill in skills:
+        for action in skill.actions:
+            if action.fallback or action.intent == "datetime.query":
+                continue
+            props = {s.name: {"type": "string", "description": s.question} for s in action.slots}
+            tools.append(AgentTool(tool_name(action.intent), action.description or action.task,
+                                   {"type": "object", "properties": props}, (lambda args: {"结果": "无"}),
+                                   intent=action.intent, writes=not action.read_only))
     return tools
 
 

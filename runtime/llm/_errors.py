@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["LLMBadOutput", "LLMError", "LLMRequestRejected", "LLMUnavailable", "UnavailableReason"]
+__all__ = ["LLMBadOutput", "LLMError", "LLMRequestRejected", "LLMUnavailable", "UnavailableReason", "trace_kind"]
 
 
 class UnavailableReason(StrEnum):
@@ -18,6 +18,10 @@ class UnavailableReason(StrEnum):
     SERVER_ERROR = "server_error"
     AUTH = "auth"
     BAD_RESPONSE = "bad_response"
+    DEADLINE = "deadline"
+    """The turn's model time is spent: no call was made."""
+    NO_OUTPUT_MODE = "no_output_mode"
+    """The provider refused every structured-output format lately: no call was made."""
 
 
 class LLMError(Exception):
@@ -49,15 +53,21 @@ class LLMUnavailable(LLMError):
 
 
 class LLMRequestRejected(LLMError):
-    """The provider refused this request shape (HTTP 400/404/422), e.g. an unsupported ``response_format``.
+    """The provider refused this request (HTTP 400/404/422), e.g. an unsupported ``response_format``.
 
-    It does not count against the circuit breaker: the endpoint is up, our request was not accepted.
+    ``feature`` names the optional feature the request used (``json_schema``, ``json_object``,
+    ``tools``) when the refusal may be about it: the first such refusal per feature (in the re-probe
+    window) does not count against the circuit breaker — the caller falls back to another format —
+    every other one does (``counted``).
     """
 
-    def __init__(self, status: int, detail: str, *, profile: str | None = None) -> None:
+    def __init__(self, status: int, detail: str, *, profile: str | None = None, feature: str | None = None,
+                 counted: bool = True) -> None:
         super().__init__(f"LLM request rejected (HTTP {status}): {detail}", profile=profile)
         self.status = status
         self.detail = detail
+        self.feature = feature
+        self.counted = counted
 
 
 class LLMBadOutput(LLMError):
@@ -67,3 +77,10 @@ class LLMBadOutput(LLMError):
         super().__init__(f"LLM output invalid: {detail}", profile=profile)
         self.detail = detail
         self.raw = raw
+
+
+def trace_kind(exc: LLMError) -> str:
+    """The short failure kind for a turn trace: ``llm_unavailable:timeout``, ``llm_error:LLMBadOutput``..."""
+    if isinstance(exc, LLMUnavailable):
+        return f"llm_unavailable:{exc.reason.value}"
+    return f"llm_error:{type(exc).__name__}"

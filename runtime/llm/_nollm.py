@@ -7,6 +7,7 @@ from typing import Any
 
 from ._errors import LLMUnavailable, UnavailableReason
 from ._types import Completion, Message, ToolSchema
+from .budget import TurnDeadline
 
 __all__ = ["NoLLM"]
 
@@ -26,6 +27,8 @@ class NoLLM:
         tools: Sequence[ToolSchema] | None = None,
         response_format: Mapping[str, Any] | None = None,
         tool_choice: str | Mapping[str, Any] | None = None,
+        deadline: TurnDeadline | None = None,
+        expect: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Always raises ``LLMUnavailable(not_configured)``."""
         raise LLMUnavailable(UnavailableReason.NOT_CONFIGURED, profile=profile)

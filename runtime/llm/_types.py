@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import LLMBadOutput
 
-__all__ = ["LLM", "Completion", "Message", "ToolCall", "ToolSchema", "Usage"]
+if TYPE_CHECKING:
+    from .budget import TurnDeadline
+
+__all__ = ["LLM", "Completion", "Message", "ToolCall", "ToolSchema", "Usage", "port_accepts"]
 
 Message = Mapping[str, Any]
 """One chat message in the OpenAI wire shape (``role``, ``content``, optional ``tool_calls``...)."""
@@ -92,8 +95,10 @@ class Completion(BaseModel):
 class LLM(Protocol):
     """The LLM port. Implementations: ``OpenAILLM`` (any OpenAI-compatible endpoint) and ``NoLLM``.
 
-    ``complete`` raises ``LLMUnavailable`` (not configured, outage, timeout, circuit open),
-    ``LLMRequestRejected`` (the provider refused the request shape) or ``LLMBadOutput``.
+    ``complete`` raises ``LLMUnavailable`` (not configured, outage, timeout, circuit open, the turn's
+    time spent), ``LLMRequestRejected`` (the provider refused the request) or ``LLMBadOutput`` (an
+    answer that is not the shape asked for). ``deadline`` is the turn's shared model-time budget;
+    ``expect`` a JSON schema the content must satisfy where the provider is not told one (JSON mode).
     """
 
     def is_configured(self, profile: str) -> bool:
@@ -108,6 +113,18 @@ class LLM(Protocol):
         tools: Sequence[ToolSchema] | None = None,
         response_format: Mapping[str, Any] | None = None,
         tool_choice: str | Mapping[str, Any] | None = None,
+        deadline: TurnDeadline | None = None,
+        expect: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Run one chat completion with the settings of ``profile``."""
         ...
+
+
+def port_accepts(port: object, keyword: str) -> bool:
+    """Whether ``port.complete`` takes ``keyword`` (ports written before it was added do not)."""
+    import inspect
+
+    try:
+        return keyword in inspect.signature(port.complete).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError, AttributeError):
+        return False

@@ -8,13 +8,13 @@ though the absolute figures are estimates.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
 
 from ._bench_data import AT, TURNS, catalog, context, transcript
-from ._labels import default_labels
+from ._labels import labels_from_registry
 from ._tokens import estimate_prompt_tokens
 from .agent import FallbackAgent
 from .openai_adapter import OpenAILLM
@@ -61,16 +61,18 @@ def _sent(body: Any) -> int:
     return estimate_prompt_tokens(body.get("messages") or [], body.get("tools"), body.get("response_format"))
 
 
-def run_bench() -> BenchReport:
-    """Run every fixed turn through the real router/agent against a local fake, and the baseline."""
-    tools = catalog(lambda: AT)
+def run_bench(skills: Iterable[Any]) -> BenchReport:
+    """Run every fixed turn through the real router/agent against a local fake, and the baseline; ``skills``
+    are the registered skills (their actions are the naive agent's tools and the router's labels)."""
+    skills = tuple(skills)
+    tools = catalog(lambda: AT, skills)
     all_schemas = [t.schema() for t in tools]
     raw_context = context().model_dump_json()
     figures: list[TurnFigures] = []
     with FakeOpenAI(default=reply("好的")) as fake:
         llm = OpenAILLM(LLMConfig.from_env(fake.env()))
         try:
-            router = Router(llm, default_labels())
+            router = Router(llm, labels_from_registry(skills))
             agent = FallbackAgent(llm)
             for stage, text, summary in TURNS:
                 before = len(fake.chat_requests)
@@ -89,7 +91,3 @@ def run_bench() -> BenchReport:
     ratio = ours_total / base_total if base_total else 0.0
     return BenchReport(turns=figures, ours_total=ours_total, baseline_total=base_total, ratio=round(ratio, 4),
                        within_target=ratio <= TARGET_RATIO)
-
-
-if __name__ == "__main__":  # pragma: no cover - manual use
-    print(json.dumps(run_bench().model_dump(), ensure_ascii=False, indent=2))

@@ -1,4 +1,9 @@
-"""Per-turn token accounting: wrap the port, read the totals into the turn trace."""
+"""Per-turn accounting and budget: wrap the port once per turn, read the totals into the turn trace.
+
+The wrapper carries the turn's ``TurnDeadline``, so every stage that calls the model through it (the
+router, then the agent) shares one budget: ``MeteredLLM(llm)`` starts one from the port's
+``turn_budget_s`` (3 s by default), ``MeteredLLM(llm, deadline=...)`` uses the caller's.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import LLMError, LLMUnavailable, UnavailableReason
-from ._types import LLM, Completion, Message, ToolSchema, Usage
+from ._types import LLM, Completion, Message, ToolSchema, Usage, port_accepts
+from .budget import DEFAULT_TURN_BUDGET_S, TurnDeadline
 
 __all__ = ["LLMCallRecord", "MeteredLLM"]
 
 # Calls refused before anything went on the wire cost nothing and are not counted as model calls.
-_FREE_REASONS = frozenset({UnavailableReason.NOT_CONFIGURED, UnavailableReason.CIRCUIT_OPEN})
+_FREE_REASONS = frozenset({UnavailableReason.NOT_CONFIGURED, UnavailableReason.CIRCUIT_OPEN,
+                           UnavailableReason.DEADLINE, UnavailableReason.NO_OUTPUT_MODE})
 
 
 class LLMCallRecord(BaseModel):
@@ -28,14 +35,18 @@ class LLMCallRecord(BaseModel):
 
 
 class MeteredLLM:
-    """An ``LLM`` that records every call; create one per turn around the shared adapter.
+    """An ``LLM`` that records every call and holds the turn's deadline; create one per turn.
 
     ``llm_calls``, ``prompt_tokens`` and ``completion_tokens`` feed ``TurnTrace``; ``errors`` lists
     the failure kinds (``"llm_unavailable:timeout"``...) for the trace's error list.
     """
 
-    def __init__(self, inner: LLM) -> None:
+    def __init__(self, inner: LLM, *, deadline: TurnDeadline | None = None) -> None:
         self._inner = inner
+        budget = getattr(inner, "turn_budget_s", DEFAULT_TURN_BUDGET_S)
+        self.deadline = deadline if deadline is not None else TurnDeadline(
+            float(budget) if isinstance(budget, int | float) else DEFAULT_TURN_BUDGET_S)
+        self._passes = {name: port_accepts(inner, name) for name in ("deadline", "expect")}
         self.records: list[LLMCallRecord] = []
         self.errors: list[str] = []
 
@@ -51,11 +62,23 @@ class MeteredLLM:
         tools: Sequence[ToolSchema] | None = None,
         response_format: Mapping[str, Any] | None = None,
         tool_choice: str | Mapping[str, Any] | None = None,
+        deadline: TurnDeadline | None = None,
+        expect: Mapping[str, Any] | None = None,
     ) -> Completion:
-        """Delegates and records the call, its usage or its error."""
+        """Delegates within the turn's deadline and records the call, its usage or its error."""
+        extra: dict[str, Any] = {}
+        if self._passes["deadline"]:
+            extra["deadline"] = deadline or self.deadline  # the adapter caps each attempt by what is left
+        if self._passes["expect"] and expect is not None:
+            extra["expect"] = expect
+        turn = deadline or self.deadline
         try:
+            if self._inner.is_configured(profile):
+                if turn.expired:
+                    raise LLMUnavailable(UnavailableReason.DEADLINE, profile=profile)
+                turn.start()
             completion = self._inner.complete(
-                profile, messages, tools=tools, response_format=response_format, tool_choice=tool_choice
+                profile, messages, tools=tools, response_format=response_format, tool_choice=tool_choice, **extra
             )
         except LLMUnavailable as exc:
             self.errors.append(f"llm_unavailable:{exc.reason.value}")

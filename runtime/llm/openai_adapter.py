@@ -1,11 +1,17 @@
 """The LLM port on the official ``openai`` client, for any OpenAI-compatible endpoint.
 
-Retries: we use the client's own ``max_retries`` (default 1 per profile) rather than tenacity. The
-client already knows which failures are retryable (connection errors, timeouts, 408/409/429/5xx,
-``x-should-retry``), honours ``Retry-After``/``retry-after-ms`` and backs off with jitter; wrapping it
-in tenacity would either multiply attempts or duplicate that classification. One retry keeps the
-worst case bounded at about ``2 x timeout + 0.5 s``; the circuit breaker then sees one failure per
-logical call, after the retries were spent.
+Failures, each a typed error (``runtime.llm._errors``) so the engine gives its no-model answer:
+timeouts, connection errors, 5xx, 429, 401/403 → ``LLMUnavailable``; 400/404/422 →
+``LLMRequestRejected``; an HTTP 200 whose body or content is unusable (not JSON, empty, wrong fields,
+a value outside the schema, broken tool arguments) → ``LLMUnavailable(bad_response)`` or
+``LLMBadOutput``. Every one of them counts against the endpoint's circuit breaker, except the first
+400 per optional feature (``json_schema``, ``json_object``, ``tools``) in the re-probe window: that
+one makes the caller fall back to another output format, and is remembered (``formats``).
+
+Retries: inside a turn (a ``TurnDeadline`` given) the client's own retries are off and the turn's
+single retry is spent here, on a connection error, 429 or 5xx, only if time is left; each
+attempt's timeout is what is left of the turn's budget, capped by the profile's timeout. Without a
+deadline the client retries ``max_retries`` times by itself (direct use, benches).
 """
 
 from __future__ import annotations
@@ -17,10 +23,13 @@ from typing import Any
 
 import openai
 
-from ._errors import LLMRequestRejected, LLMUnavailable, UnavailableReason
+from ._errors import LLMBadOutput, LLMRequestRejected, LLMUnavailable, UnavailableReason
+from ._shape import check_shape
 from ._tokens import estimate_completion_tokens, estimate_prompt_tokens
 from ._types import Completion, Message, ToolCall, ToolSchema, Usage
 from .breaker import CircuitBreaker
+from .budget import MIN_CALL_S, TurnDeadline
+from .formats import FormatMemory, feature_of
 from .profiles import LLMConfig, LLMProfile
 
 __all__ = ["OpenAILLM"]
@@ -28,6 +37,8 @@ __all__ = ["OpenAILLM"]
 # Local servers (Ollama, vLLM) ignore the key, but the client insists on one; never fall back to the
 # process environment, settings are injected.
 _PLACEHOLDER_KEY = "not-needed"
+# a timeout is not retried inside a turn: the time is gone, and a slow model stays slow
+_RETRYABLE = frozenset({UnavailableReason.CONNECTION, UnavailableReason.RATE_LIMITED, UnavailableReason.SERVER_ERROR})
 
 
 def _classify(exc: openai.OpenAIError, profile: str) -> LLMUnavailable | LLMRequestRejected:
@@ -41,7 +52,7 @@ def _classify(exc: openai.OpenAIError, profile: str) -> LLMUnavailable | LLMRequ
         return LLMUnavailable(UnavailableReason.RATE_LIMITED, profile=profile, status=exc.status_code)
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
         return LLMUnavailable(UnavailableReason.AUTH, profile=profile, status=exc.status_code)
-    if isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError):
+    if isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError | openai.NotFoundError):
         return LLMRequestRejected(exc.status_code, _error_detail(exc), profile=profile)
     if isinstance(exc, openai.APIStatusError):
         return LLMUnavailable(UnavailableReason.SERVER_ERROR, profile=profile, status=exc.status_code)
@@ -65,12 +76,24 @@ class OpenAILLM:
         config: LLMConfig,
         *,
         breaker_factory: Callable[[], CircuitBreaker] = CircuitBreaker,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._config = config
         self._breaker_factory = breaker_factory
+        self._now = now
         self._breakers: dict[str, CircuitBreaker] = {}
+        self._formats: dict[str, FormatMemory] = {}
         self._clients: dict[str, openai.OpenAI] = {}
         self._lock = threading.Lock()
+
+    @property
+    def turn_budget_s(self) -> float:
+        """Model seconds one turn may spend (``OPENAI_TURN_BUDGET``)."""
+        return self._config.turn_budget_s
+
+    def new_deadline(self) -> TurnDeadline:
+        """A fresh budget for one turn."""
+        return TurnDeadline(self._config.turn_budget_s)
 
     def is_configured(self, profile: str) -> bool:
         """True when ``profile`` has a model configured."""
@@ -84,6 +107,15 @@ class OpenAILLM:
             if settings.base_url not in self._breakers:
                 self._breakers[settings.base_url] = self._breaker_factory()
             return self._breakers[settings.base_url]
+
+    def formats(self, profile: str) -> FormatMemory:
+        """What the provider of ``profile`` (endpoint and model) refused lately."""
+        settings = self._settings(profile)
+        key = f"{settings.base_url}|{settings.model}"
+        with self._lock:
+            if key not in self._formats:
+                self._formats[key] = FormatMemory(reprobe_after_s=self._config.format_reprobe_s, now=self._now)
+            return self._formats[key]
 
     def close(self) -> None:
         """Close the HTTP connection pools."""
@@ -119,9 +151,13 @@ class OpenAILLM:
         tools: Sequence[ToolSchema] | None = None,
         response_format: Mapping[str, Any] | None = None,
         tool_choice: str | Mapping[str, Any] | None = None,
+        deadline: TurnDeadline | None = None,
+        expect: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Run one chat completion; see ``LLM.complete`` for the errors raised."""
         settings = self._settings(profile)
+        if deadline is not None and deadline.expired:
+            raise LLMUnavailable(UnavailableReason.DEADLINE, profile=profile)
         breaker = self.breaker(profile)
         if not breaker.allow():
             raise LLMUnavailable(UnavailableReason.CIRCUIT_OPEN, profile=profile)
@@ -137,25 +173,51 @@ class OpenAILLM:
             kwargs["tool_choice"] = tool_choice if isinstance(tool_choice, str) else dict(tool_choice)
         if response_format is not None:
             kwargs["response_format"] = dict(response_format)
+        feature = feature_of(response_format, tools, tool_choice)
         started = time.monotonic()
-        try:
-            raw = self._client(settings).chat.completions.create(**kwargs)
-            completion = self._convert(raw, settings, messages, tools, response_format)
-        except openai.OpenAIError as exc:
-            error = _classify(exc, profile)
-            if isinstance(error, LLMRequestRejected):
-                breaker.release()
-            else:
+        while True:
+            try:
+                completion = self._once(settings, kwargs, deadline)
+                check_shape(completion, tools=tools, response_format=response_format, tool_choice=tool_choice,
+                            expect=expect)
+                break
+            except LLMUnavailable as exc:
+                if exc.reason in _RETRYABLE and deadline is not None and deadline.take_retry():
+                    continue
                 breaker.record_failure()
-            raise error from exc
-        except LLMUnavailable:
-            breaker.record_failure()
-            raise
-        except ValueError as exc:  # a 200 whose body is not JSON: the client lets the decode error through
-            breaker.record_failure()
-            raise LLMUnavailable(UnavailableReason.BAD_RESPONSE, profile=profile, detail="body is not JSON") from exc
+                raise
+            except LLMRequestRejected as exc:
+                forgiven = feature is not None and exc.status == 400 and self.formats(profile).refuse(feature)
+                if forgiven:
+                    breaker.release()
+                else:
+                    breaker.record_failure()
+                raise LLMRequestRejected(exc.status, exc.detail, profile=profile, feature=feature,
+                                         counted=not forgiven) from exc
+            except LLMBadOutput:
+                breaker.record_failure()
+                raise
+        if feature is not None:
+            self.formats(profile).accept(feature)
         breaker.record_success()
         return completion.model_copy(update={"latency_ms": int((time.monotonic() - started) * 1000)})
+
+    def _once(self, settings: LLMProfile, kwargs: dict[str, Any], deadline: TurnDeadline | None) -> Completion:
+        if deadline is None:
+            client = self._client(settings)
+        else:
+            timeout = deadline.timeout_for(settings.timeout_s)
+            if timeout < MIN_CALL_S:
+                raise LLMUnavailable(UnavailableReason.DEADLINE, profile=settings.name)
+            client = self._client(settings).with_options(timeout=timeout, max_retries=0)
+        try:
+            raw = client.chat.completions.create(**kwargs)
+        except openai.OpenAIError as exc:
+            raise _classify(exc, settings.name) from exc
+        except ValueError as exc:  # a 200 whose body is not JSON: the client lets the decode error through
+            raise LLMUnavailable(UnavailableReason.BAD_RESPONSE, profile=settings.name,
+                                 detail="body is not JSON") from exc
+        return self._convert(raw, settings, kwargs["messages"], kwargs.get("tools"), kwargs.get("response_format"))
 
     @staticmethod
     def _convert(

@@ -6,6 +6,11 @@ Built from an injected environment mapping (never ``os.environ`` directly)::
     OPENAI_TIMEOUT, OPENAI_MAX_RETRIES                     shared defaults
     OPENAI_<PROFILE>_BASE_URL / _API_KEY / _MODEL          per-profile overrides
     OPENAI_<PROFILE>_TIMEOUT / _MAX_TOKENS                 (PROFILE = INTENT_ROUTING, CHAT, TOOL_AGENT, SUMMARY)
+    OPENAI_TURN_BUDGET                                     model seconds per turn, all calls (default 3)
+    OPENAI_FORMAT_REPROBE                                  seconds a refused output format is avoided (600)
+
+A profile's timeout caps one call; within a turn every call also fits the turn's budget
+(``runtime.llm.budget``), which allows one retry across the turn's calls.
 
 A profile is configured when it has a model; a missing base URL means the OpenAI API, a missing key
 is allowed (local servers such as Ollama or vLLM ignore it).
@@ -17,6 +22,9 @@ from collections.abc import Mapping
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from .budget import DEFAULT_TURN_BUDGET_S
+from .formats import DEFAULT_REPROBE_S
 
 __all__ = ["LLMConfig", "LLMProfile", "Profile"]
 
@@ -32,11 +40,12 @@ class Profile(StrEnum):
     SUMMARY = "summary"
 
 
-# (timeout seconds, max output tokens, temperature): routing must be fast and terse.
+# (timeout seconds, max output tokens, temperature): routing must be fast and terse; inside a turn
+# every call is further capped by what is left of the turn's budget.
 _DEFAULTS: dict[Profile, tuple[float, int, float]] = {
-    Profile.INTENT_ROUTING: (4.0, 120, 0.0),
-    Profile.CHAT: (8.0, 200, 0.7),
-    Profile.TOOL_AGENT: (8.0, 300, 0.2),
+    Profile.INTENT_ROUTING: (2.0, 120, 0.0),
+    Profile.CHAT: (3.0, 200, 0.7),
+    Profile.TOOL_AGENT: (3.0, 300, 0.2),
     Profile.SUMMARY: (10.0, 300, 0.0),
 }
 
@@ -67,6 +76,8 @@ class LLMConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     profiles: dict[Profile, LLMProfile]
+    turn_budget_s: float = Field(default=DEFAULT_TURN_BUDGET_S, gt=0, le=30)
+    format_reprobe_s: float = Field(default=DEFAULT_REPROBE_S, ge=0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LLMConfig:
@@ -89,7 +100,9 @@ class LLMConfig(BaseModel):
                 max_retries=int(pick(profile, "MAX_RETRIES") or 1),
                 temperature=temperature,
             )
-        return cls(profiles=profiles)
+        return cls(profiles=profiles,
+                   turn_budget_s=float(env.get("OPENAI_TURN_BUDGET", "").strip() or DEFAULT_TURN_BUDGET_S),
+                   format_reprobe_s=float(env.get("OPENAI_FORMAT_REPROBE", "").strip() or DEFAULT_REPROBE_S))
 
     def get(self, profile: str) -> LLMProfile | None:
         """The profile named ``profile``, or None for an unknown name."""

@@ -64,10 +64,11 @@ def _render(value: Any, depth: int) -> str:
 
 
 def render_data(data: Mapping[str, Any] | Sequence[Any] | str, *, max_chars: int = 400) -> str:
-    """A tool result or DTO as short plain text (``键：值，…``; list items numbered), never JSON.
+    """A tool result or DTO as short plain text (one ``键：值`` per line; list items numbered), never JSON.
 
-    >>> render_data({"id": 7, "content": "倒垃圾", "when": "周四 21:00"})
-    'content：倒垃圾，when：周四 21:00'
+    >>> print(render_data({"id": 7, "content": "倒垃圾", "when": "周四 21:00"}))
+    content：倒垃圾
+    when：周四 21:00
     """
     if isinstance(data, str):
         return clean_text(data, max_chars)

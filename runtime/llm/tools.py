@@ -139,23 +139,7 @@ class BundleChoice:
     intents: tuple[str, ...] = ()
 
 
-_INFO = re.compile(r"天气|下雨|下雪|气温|温度|带伞|冷不冷|热不热|刮风|空气|几号|星期|周几|礼拜|几点|时间|日期|今天|明天|后天|节假日|放假|上班")
-_SKILL_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"提醒|闹钟|待办"), "reminder.list"),
-    (re.compile(r"菜|做法|怎么做|食谱|菜谱|晚饭|吃什么"), "recipe.query"),
-    (re.compile(r"运动|跑步|锻炼|健身|骑车|游泳|卡路里|热量"), "exercise.history"),
-    (re.compile(r"资料|体重|身高|目标|我是谁"), "profile.view"),
-)
-_INFO_INTENTS = ("datetime.query", "weather.query")
-
-
 def choose_bundle(text: str, hints: Sequence[str] = ()) -> BundleChoice:
-    """Pick the bundle from the wording (and read-only intent hints from earlier stages). Pure."""
-    skill = [intent for pattern, intent in _SKILL_WORDS if pattern.search(text)]
-    skill += [h for h in hints if h not in skill and h not in _INFO_INTENTS and h not in ("chitchat", "unknown")]
-    if skill:
-        info = [i for i in _INFO_INTENTS if _INFO.search(text) or i in hints]
-        return BundleChoice(Bundle.SKILL, tuple(info + skill))
-    if _INFO.search(text) or any(h in _INFO_INTENTS for h in hints):
-        return BundleChoice(Bundle.INFO, _INFO_INTENTS)
-    return BundleChoice(Bundle.CHAT)
+    """The bundle when the caller chose none: the read tools of the intents earlier stages thought
+    plausible (``hints``), else chat only. The engine chooses from the domain the message names."""
+    return BundleChoice(Bundle.SKILL, tuple(hints)) if hints else BundleChoice(Bundle.CHAT)

@@ -14,7 +14,7 @@ from typing import Any
 
 from runtime.parsers.dietary import parse_restrictions
 from runtime.parsers.money import find_amount
-from runtime.parsers.numbers import normalize_numerals
+from runtime.parsers.numbers import RANGE, approximate_numerals, midpoint, normalize_numerals
 
 _NUM = r"(\d+(?:\.\d+)?)"
 
@@ -28,8 +28,8 @@ _PLUS = re.compile(r"(\d+)\s*(?:个人|位|口人|口|个|人)?\D{0,6}?(?:加上
 
 
 def parse_count(text: str, answer: bool) -> int | None:
-    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口, 我们家仨加上客人俩 (5)."""
-    t = normalize_numerals(text)
+    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口, 我们家仨加上客人俩 (5), 十来个 (10), 一打 (12)."""
+    t = approximate_numerals(text)
     plus = _PLUS.search(t)
     if plus is not None and not _search(r"\d\s*(?:块|元|钱|¥)", t[plus.start():plus.end() + 2]):
         return int(plus.group(1)) + int(plus.group(2))
@@ -38,7 +38,8 @@ def parse_count(text: str, answer: bool) -> int | None:
         return sum(int(g) for g in groups)
     # a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
     # ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
-    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s*$|[，,。！!吧啊呢呀~～])", t) \
+    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s|$|[，,。！!吧啊呢呀~～])"
+                r"|(?<![有一])(\d+)\s*(?:个|位|名)(?:客人|朋友|同事|同学|亲戚|家人|邻居)", t) \
         or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
     if m is None and answer:
         m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
@@ -109,75 +110,99 @@ def parse_number(text: str, answer: bool) -> float | None:
     return float(m.group(1)) if m else None
 
 
+_HOURS = r"\s*个?\s*(半|多)?\s*(?:小时|钟头|h\b|钟(?![点头]))"
+_MARATHON = (("半程马拉松", 21.1), ("半马", 21.1), ("全程马拉松", 42.2), ("全马", 42.2), ("马拉松", 42.2))
+
+
 def parse_duration(text: str, answer: bool) -> float | None:
-    """Minutes: 30分钟, 半小时, 一刻钟, 一个半小时, 1.5小时, 2小时20分."""
-    t = normalize_numerals(text)
-    if _search(r"(?<!\d)半(?:个)?(?:小时|钟头|钟(?!点))", t) and not _search(r"\d+\s*个?半(?:小时|钟头|钟)", t):
+    """Minutes: 30分钟, 半小时, 一刻钟, 一个半小时, 1.5小时, 2小时20分, and said roughly: 半个钟头左右 (30),
+    四十来分钟 (40), 二十多分钟 (25), 个把小时 (60), 一个多小时 (75), 四五十分钟 (45)."""
+    t = approximate_numerals(text)
+    if _search(r"(?<!\d)半(?:个)?来?(?:小时|钟头|钟(?!点))", t) and not _search(r"\d+\s*个?半(?:小时|钟头|钟)", t):
         return 30.0
     if "刻钟" in t:
         m = _search(r"(\d+)\s*刻钟", t)
         return 15.0 * (int(m.group(1)) if m else 1)
     total, found = 0.0, False
-    m = _search(_NUM + r"\s*个?\s*(半)?\s*(?:小时|钟头|h\b|钟(?![点头]))", t)
+    m = _search(RANGE + _HOURS, t)
     if m:
-        total += float(m.group(1)) * 60 + (30 if m.group(2) else 0)
+        total += midpoint(m.group(1), m.group(2)) * 60 + {"半": 30, "多": 15}.get(m.group(3) or "", 0)
         found = True
-    m = _search(_NUM + r"\s*(?:分钟|分|min)", t)
+    m = _search(RANGE + r"\s*(?:分钟|分|min)", t)
     if m:
-        total += float(m.group(1))
+        total += midpoint(m.group(1), m.group(2))
         found = True
     if not found and answer:
-        m = re.fullmatch(r"\D{0,3}" + _NUM + r"\D{0,2}", t.strip())
-        if m:
-            return float(m.group(1))
+        m = re.fullmatch(r"\D{0,3}" + RANGE + r"\D{0,3}", t.strip())
+        if m and not re.search(r"公里|千米|米|km|斤|公斤|块|元|人|个|次", t):
+            return midpoint(m.group(1), m.group(2))
     return total if found else None
 
 
 def parse_distance(text: str, answer: bool) -> float | None:
-    """Kilometres: 5公里, 3千米, 10km, 800米 (→ 0.8)."""
-    t = normalize_numerals(text)
-    m = _search(_NUM + r"\s*(?:公里|千米|km|KM|Km|[kK](?![a-zA-Z]))", t)
+    """Kilometres: 5公里, 3千米, 10km, 800米 (→ 0.8), and said roughly: 十来公里 (10), 三四公里 (3.5),
+    一公里半 (1.5), 半马 (21.1)."""
+    for word, km in _MARATHON:
+        if word in text:
+            return km
+    t = approximate_numerals(text)
+    m = _search(RANGE + r"\s*(?:公里|千米|km|KM|Km|[kK](?![a-zA-Z]))", t)
     if m:
-        return float(m.group(1))
+        return midpoint(m.group(1), m.group(2))
     m = _search(_NUM + r"\s*米(?!\d)", t)
     if m and float(m.group(1)) >= 50:
         return float(m.group(1)) / 1000
     if answer:  # "多远？" → "6": kilometres
-        m = re.fullmatch(r"\D{0,3}?" + _NUM + r"\D{0,2}", t.strip())
+        m = re.fullmatch(r"\D{0,3}?" + RANGE + r"\D{0,3}", t.strip())
         if m and not re.search(r"分|小时|钟|秒|次|个|组|斤|公斤|块|元|人", t):
-            return float(m.group(1))
+            return midpoint(m.group(1), m.group(2))
     return None
 
 
 def parse_height(text: str, answer: bool) -> float | None:
-    """Centimetres: 身高180, 175cm, 1米8, 一米七五, 1.75米."""
-    t = normalize_numerals(text)
-    m = _search(r"1\s*米\s*(\d)(\d)?", t)
+    """Centimetres: 身高180, 175cm, 1米8, 一米七五, 1.75米, 一米八几 (185)."""
+    t = approximate_numerals(text)
+    m = _search(r"1\s*米\s*(\d)(\d|几)?", t)
     if m:
-        return float(100 + int(m.group(1)) * 10 + int(m.group(2) or 0))
+        last = 5 if m.group(2) == "几" else int(m.group(2) or 0)
+        return float(100 + int(m.group(1)) * 10 + last)
     m = _search(r"(1\.\d{1,2})\s*(?:米|m)", t)
     if m:
         return round(float(m.group(1)) * 100, 1)
-    m = _search(r"(\d{2,3}(?:\.\d)?)\s*(?:cm|CM|厘米|公分)", t) or _search(r"身高\D{0,3}(\d{2,3}(?:\.\d)?)", t)
+    m = _search(r"(\d{2,3}(?:\.\d)?)\s*(?:cm|CM|厘米|公分)", t) or _search(r"身高\D{0,4}(\d{2,3}(?:\.\d)?)", t)
     if m is None and answer:
-        m = re.fullmatch(r"\D{0,3}(\d{3}(?:\.\d)?)\D{0,2}", t.strip())
+        m = re.fullmatch(r"\D{0,3}(\d{3}(?:\.\d)?)\D{0,3}", t.strip())
     if m and 50 <= float(m.group(1)) <= 250:
         return float(m.group(1))
     return None
 
 
+JIN_FROM = 120  # a weight said as "体重130" (no unit) from this number up is in 斤 (→ 65 kg)
+
+
 def parse_weight(text: str, answer: bool) -> float | None:
-    """Kilograms: 70公斤, 70kg, 140斤 (→ 70), 体重65."""
-    t = normalize_numerals(text)
+    """Kilograms: 70公斤, 70kg, 140斤 (→ 70), 体重65, 体重130 (斤 → 65), and said roughly: 一百三十来斤 (65),
+    130多斤 (67.5). A bare number answering "体重多少？" is in kilograms."""
+    t = approximate_numerals(text)
     m = _search(_NUM + r"\s*斤", t)
     if m:
-        return float(m.group(1)) / 2
-    m = _search(_NUM + r"\s*(?:公斤|kg|KG|千克)", t) or _search(r"体重\D{0,3}" + _NUM, t)
-    if m is None and answer:
-        m = re.fullmatch(r"\D{0,3}" + _NUM + r"\D{0,2}", t.strip())
-    if m and 20 <= float(m.group(1)) <= 300:
-        return float(m.group(1))
+        return _kg(float(m.group(1)) / 2)
+    m = _search(_NUM + r"\s*(?:公斤|kg|KG|千克)", t)
+    if m:
+        return _kg(float(m.group(1)))
+    m = _search(r"体重\D{0,5}?" + _NUM, t)
+    if m:
+        value = float(m.group(1))
+        return _kg(value / 2 if value >= JIN_FROM else value)
+    if answer:
+        m = re.fullmatch(r"\D{0,4}" + _NUM + r"\D{0,3}", t.strip())
+        if m and not re.search(r"身高|米|cm|厘米|公分|分钟|小时|公里|块|元|岁|个", t):
+            return _kg(float(m.group(1)))
     return None
+
+
+def _kg(value: float) -> float | None:
+    return round(value, 1) if 20 <= value <= 300 else None
 
 
 def parse_text(text: str, answer: bool) -> str | None:

@@ -1,6 +1,7 @@
 """The transcript: every turn (inbound, replies, trace) and every delivery, per user, in Redis Streams."""
 
 from runtime.transcript._entries import from_fields, to_fields
+from runtime.transcript._tools import ToolCall, record_tool_call, recording_tools
 from runtime.transcript.store import (
     ActiveUser,
     DeliveryEntry,
@@ -19,7 +20,7 @@ from runtime.transcript.store import (
 )
 
 __all__ = [
-    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "TranscribedEngine", "Transcript",
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "ToolCall", "TranscribedEngine", "Transcript",
     "TranscriptEntry", "TranscriptStats", "TurnEntry", "TurnHandler", "UnreadableEntry", "from_fields", "percentile",
-    "stream_id_at", "stream_id_time", "to_fields",
+    "record_tool_call", "recording_tools", "stream_id_at", "stream_id_time", "to_fields",
 ]

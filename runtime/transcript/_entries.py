@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from runtime.transcript._tools import ToolCall
 from runtime.turn import Inbound, TurnTrace
 
 
@@ -34,6 +35,7 @@ class TurnEntry(BaseModel):
     inbound: Inbound
     replies: list[str] = Field(default_factory=list)
     trace: TurnTrace
+    tools: list[ToolCall] = Field(default_factory=list)  # what the turn's tools answered (re-runs replay it)
 
 
 class DeliveryEntry(BaseModel):

@@ -9,7 +9,7 @@ Cluster, where the per-user stream and the global counters live in different slo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -37,6 +37,7 @@ from runtime.transcript._stats import (
     summarize,
     turn_increments,
 )
+from runtime.transcript._tools import ToolCall, recording_tools
 from runtime.turn import Inbound, TurnResult
 
 __all__ = [
@@ -97,17 +98,19 @@ class Transcript:
         return cls(redis, max_len=settings.transcript_max_len, max_age_days=settings.transcript_max_age_days)
 
     # -- writes -------------------------------------------------------------------------------
-    def record_turn(self, inbound: Inbound, result: TurnResult) -> None:
-        """Append one turn and update the active-users index and the stats counters (one pipeline)."""
+    def record_turn(self, inbound: Inbound, result: TurnResult, tools: Sequence[ToolCall] = ()) -> None:
+        """Append one turn (with what its tools answered) and update the active-users index and the
+        stats counters (one pipeline)."""
         pipe = self._redis.pipeline(transaction=False)
-        self.queue_turn(pipe, inbound, result)
+        self.queue_turn(pipe, inbound, result, tools)
         pipe.execute()
 
-    def queue_turn(self, pipe: Any, inbound: Inbound, result: TurnResult) -> None:
+    def queue_turn(self, pipe: Any, inbound: Inbound, result: TurnResult, tools: Sequence[ToolCall] = ()) -> None:
         """Queue :meth:`record_turn`'s commands on ``pipe`` (a non-transactional pipeline the caller
         executes, e.g. together with its own writes: one round trip for both)."""
         now = self._now()
-        entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace)
+        entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace,
+                          tools=list(tools))
         self._queue_append(pipe, inbound.user, entry, now)
         increments = [x for pair in turn_increments(result.trace).items() for x in pair]
         pipe.eval(_HINCRBY_ALL, 1, keys.stats(TURNS), *increments)
@@ -200,6 +203,9 @@ class TurnHandler(Protocol):
     def handle(self, inbound: Inbound, *, loaded: Any = None) -> TurnResult:
         """Run one turn (from the context ``loaded`` when the caller read it ahead)."""
 
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        """Make a result shown outside a turn (a push) the focus of the user's next message."""
+
 
 class TranscribedEngine:
     """Wraps an engine so that every handled turn is also recorded in the transcript.
@@ -218,24 +224,31 @@ class TranscribedEngine:
         return store if isinstance(store, RedisContextStore) else None
 
     def handle(self, inbound: Inbound) -> TurnResult:
-        """Run the turn, then record it (a failure to record never loses the turn's replies)."""
-        result: TurnResult = self.engine.handle(inbound)
+        """Run the turn, then record it with what its tools answered (a failure to record never loses
+        the turn's replies)."""
+        with recording_tools() as tools:
+            result: TurnResult = self.engine.handle(inbound)
         try:
-            self.transcript.record_turn(inbound, result)
+            self.transcript.record_turn(inbound, result, tools)
         except Exception as exc:  # observability must not break the conversation
             result.trace.errors.append(f"transcript: {type(exc).__name__}")
         return result
+
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        """A result shown outside a turn becomes the focus (see ``Engine.show``)."""
+        self.engine.show(user, intent, result, at=at)
 
     def handle_deferred(self, inbound: Inbound, *, loaded: Any = None) -> tuple[TurnResult, Callable[[Any], None]]:
         """Run the turn without recording it yet; the returned function queues its record on a
         pipeline, so the caller can write it in the same round trip as its own bookkeeping (only
         after the turn committed: a turn that raised is never recorded). ``loaded``: the context
         the caller pre-read (passed on to the engine)."""
-        result: TurnResult = (self.engine.handle(inbound) if loaded is None
-                              else self.engine.handle(inbound, loaded=loaded))
+        with recording_tools() as tools:
+            result: TurnResult = (self.engine.handle(inbound) if loaded is None
+                                  else self.engine.handle(inbound, loaded=loaded))
 
         def queue(pipe: Any) -> None:
-            self.transcript.queue_turn(pipe, inbound, result)
+            self.transcript.queue_turn(pipe, inbound, result, tools)
 
         return result, queue
 

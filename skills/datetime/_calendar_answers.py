@@ -10,17 +10,18 @@ from datetime import date, datetime, timedelta
 
 import chinese_calendar as cc
 
-from runtime.skill import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
+from runtime.skill.parsers import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
 from skills.datetime._calendar import last_year_known
 
-__all__ = ["calendar_answer", "named_day"]
+__all__ = ["calendar_answer", "fmt", "lunar_text", "named_day"]
 
 WEEKDAYS = "一二三四五六日"
 _NAMED_HINT = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=len, reverse=True))
                          + r"|农历|阴历|正月|腊月|冬月|初[一二三四五六七八九十]|廿|月底|月初|月中|月末|年底|年初|年末"
                          + r"|[天周月年]后|[天周月年]以后|个月后|天前|周末")
-_COUNTDOWN = re.compile(r"(?:离|距离|距|到)(?P<what>.{1,12}?)(?:还有|还剩|还差|有|剩)?(?:几|多少)天"
-                        r"|(?P<what2>.{1,12}?)还有(?:几|多少)天|还有(?:几|多少)天(?:就到|就是|到)?(?P<what3>.{1,12})")
+_HOW_LONG = r"(?:几|多少)天|多久|多长时间"
+_COUNTDOWN = re.compile(rf"(?:离|距离|距|到)(?P<what>.{{1,12}}?)(?:还有|还剩|还差|还要|有|剩)?(?:{_HOW_LONG})"
+                        rf"|(?P<what2>.{{1,12}}?)还(?:有|要|差)(?:{_HOW_LONG})|还有(?:{_HOW_LONG})(?:就到|就是|到)?(?P<what3>.{{1,12}})")
 _HOLIDAY_LENGTH = re.compile(r"放几天|放假几天|放多少天|休几天|放多久|假期多长|几天假|连休几天|放假多少天|休多少天")
 
 
@@ -44,7 +45,7 @@ def _festival(words: str) -> festivals.Festival | None:
     return max((f for f in found if f), key=lambda f: len(f.name), default=None)
 
 
-def _lunar_text(day: date, *, term_too: bool = True) -> str:
+def lunar_text(day: date, *, term_too: bool = True) -> str:
     lunar = solar_to_lunar(day)
     term = solar_term_on(day) if term_too else None
     extra = f"，{term}" if term else ""
@@ -82,7 +83,7 @@ def _festival_date(question: str, day: date, words: str, today: date) -> str | N
     name = festival.name if festival else words
     if re.search(r"星期几|周几|礼拜几", question) and not re.search(r"几号|哪天|什么时候|日期", question):
         return f"{name}（{fmt(day)}）是星期{WEEKDAYS[day.weekday()]}。"
-    lunar = f"，{_lunar_text(day, term_too=festival is None or festival.rule is not festivals.Rule.TERM)}"
+    lunar = f"，{lunar_text(day, term_too=festival is None or festival.rule is not festivals.Rule.TERM)}"
     head = f"{name}是{fmt(day)}{lunar}。"
     if festival is not None and day < today:
         again = next(festivals.occurrences(festival, today), None)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from runtime.skill import Trigger, festivals
+from runtime.skill import Trigger
+from runtime.skill.parsers import festivals
 from skills.datetime._zones import CITIES
 
 __all__ = ["TRIGGERS"]
@@ -17,7 +18,7 @@ TRIGGERS: tuple[Trigger, ...] = (
             r"(离|距离|距).{1,12}(还有|还剩|还差)?(几|多少)天|还有(几|多少)天(就到|到)?(过年|.{1,6}节)|"
             r"农历|阴历|节气|第几周|第几个星期|几个周末|多少个周末|"
             rf"({_FESTIVALS}).{{0,4}}((放|休)(几|多少)天|几天假)|"
-            rf"({_FESTIVALS})(是|在)?(几号|哪天|哪一天|什么时候|几月几|星期几|周几|礼拜几)|"
+            rf"({_FESTIVALS})(是|在)?(几号|哪天|哪一天|什么时候|啥时候|几时|几月几|星期几|周几|礼拜几)|"
             r"(\d+|[一二两三四五六七八九十百]+)(天|周|个星期|个月)(后|以后|之后)(是)?(几号|星期几|周几|哪天)|"
             rf"({_CITIES}).{{0,4}}(现在|时间|几点|时差)"
         ),

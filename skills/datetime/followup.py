@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import festivals, time_spans
+from runtime.skill.parsers import festivals, time_spans
 from skills.datetime._zones import city_in
 
 __all__ = ["follow_up_params", "follow_up_question"]
@@ -41,7 +41,7 @@ def follow_up_question(previous_question: str, fragment: str) -> str | None:
     m = _FRAME.match(fragment.strip())
     if m is None:
         return None
-    core = m.group("core").strip()
+    core = re.sub(r"^(?:离|距离|距|到)", "", m.group("core").strip())  # "那离除夕呢" after a countdown
     if not core or len(core) > 12:
         return None
     city = city_in(core)
@@ -64,4 +64,4 @@ def follow_up_question(previous_question: str, fragment: str) -> str | None:
 def follow_up_params(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
     """The ``ActionSpec.follow_up`` hook: the previous query's params with the rewritten question."""
     question = follow_up_question(str(previous.get("question") or ""), fragment)
-    return None if question is None else {**previous, "question": question}
+    return None if question is None else {"question": question}  # a new day: nothing derived from the old one

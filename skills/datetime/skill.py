@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
-from skills.datetime._calendar_answers import calendar_answer
+from skills.datetime._calendar_answers import calendar_answer, named_day
+from skills.datetime._focus import DAY_QUESTIONS, aspect_answer, day_entity
 from skills.datetime._triggers import TRIGGERS
 from skills.datetime._zones import city_time
 from skills.datetime.followup import follow_up_params
@@ -167,18 +168,51 @@ def answer(question: str, now: datetime) -> str:
     return f"{label}是{fmt_day(target, year=target.year != today.year or label in ('今天', '今日'))}。"
 
 
+def _subject(question: str, now: datetime) -> tuple[date, str] | None:
+    """The day a question is about and how it was named (a festival, 下周五, 12月3日, 明天), if one."""
+    named = named_day(question, now)
+    if named is not None:
+        word = _mentioned_holiday(question)
+        return named[0], word[0] if word else named[1]
+    holiday = _mentioned_holiday(question)
+    if holiday is not None:
+        found = named_day(holiday[0], now)
+        if found is not None:
+            return found[0], holiday[0]
+    text = _digits_for_dates(question)
+    day = resolve_day(text, now.date())
+    if day is None:
+        return None
+    said = re.search(r"(下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)[一二三四五六日天1-7]|\d{1,2}月\d{1,2}[日号]?"
+                     r"|(?:下个?|这个?|本)月\d{1,2}[日号]|(?<![月\d])\d{1,2}[日号]", text)
+    label = next((w for w in sorted(_REL, key=len, reverse=True) if w in text), None) or (said.group(0) if said else "")
+    return day, label
+
+
 def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     question = str(params.get("question") or "今天几号")
-    reply = answer(question, view.now)
-    return SkillResult(reply=reply, dto={"answer": reply})
+    aspect, day = params.get("aspect"), params.get("day")
+    if isinstance(aspect, str) and isinstance(day, str):  # a question about the day just answered
+        on = date.fromisoformat(day)
+        reply = aspect_answer(on, str(params.get("label") or ""), aspect, view.now, lunar=bool(params.get("lunar")))
+        subject: tuple[date, str] | None = (on, str(params.get("label") or ""))
+    else:
+        reply = answer(question, view.now)
+        subject = _subject(question, view.now)
+    entities = (day_entity(subject[0], subject[1], question),) if subject is not None else ()
+    return SkillResult(reply=reply, dto={"answer": reply}, entities=entities)
 
 
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="datetime",
     description="日期、时间、星期、工作日和节假日",
+    help="日期和节日：比如“今天几号”“离春节还有几天”",
+    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "日子"), ((Operation.SEE, "datetime.query"),),
+                          noun="日子", refers=("那一天", "这一天", "那天", "当天", "这天"), questions=DAY_QUESTIONS),),
     actions=(
         ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, follow_up=follow_up_params,
+                   task="查日期时间",
                    description="回答日期、时间、星期几、节日、农历、倒计时、是否放假、其他城市的时间",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),

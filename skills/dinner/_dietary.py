@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.skill import parse_restrictions
+from runtime.skill.parsers import parse_restrictions
 
 __all__ = ["extract_dietary"]
 

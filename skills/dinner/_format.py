@@ -9,7 +9,7 @@ from skills.dinner.catalog import Catalog, load_catalog
 from skills.dinner.exclusions import derived_ingredients, family_tags
 from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 
-__all__ = ["format_plan", "plan_dto", "recipe_name", "restriction_lines"]
+__all__ = ["format_plan", "format_shopping", "plan_dto", "recipe_name", "restriction_lines"]
 
 _SAY = {"不吃辣": "按不吃辣安排，没有辣的菜。", "清淡口味": "按清淡口味安排，没有辣的菜。", "吃素": "按吃素安排，全是素菜。",
         "纯素（不用肉、鱼、蛋、奶）": "按纯素安排：不用肉、鱼、蛋、奶。", "清真（不用猪肉）": "按清真安排，不用猪肉。"}
@@ -101,6 +101,20 @@ def format_plan(plan: DinnerPlan) -> str:
     if plan.shopping.basics:
         lines.append("油盐酱醋等基础调料按家里已有算。")
     lines.append("价格是常见超市/菜市场参考价，以当地实际为准。想看哪道菜的做法，直接问我“某某怎么做”。")
+    return "\n".join(lines)
+
+
+def format_shopping(plan: DinnerPlan) -> str:
+    """Only the shopping list of a plan ("要买些啥" right after it)."""
+    lines = [f"{plan.people}个人这顿晚饭的购物清单：" if plan.menu else "这顿晚饭还没有能做的菜。"]
+    for buy in plan.shopping.items:
+        lines.append(f"· {buy.name} {buy.quantity_text(plan.shopping.unit)} {_yuan(buy.price)}")
+    if plan.menu and not plan.shopping.items:
+        lines.append("· 不用买，家里的就够了")
+    if plan.shopping.from_pantry:
+        lines.append("家里现有先用上：" + "、".join(f"{n}{round(g)}克" for n, g in plan.shopping.from_pantry))
+    if plan.menu:
+        lines.append(f"合计约{_yuan(plan.total)}。菜单：{'、'.join(m.name for m in plan.menu)}。")
     return "\n".join(lines)
 
 

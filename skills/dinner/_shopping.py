@@ -13,14 +13,12 @@ __all__ = ["ShoppingItem", "ShoppingList", "build_shopping_list", "shopping_cost
 _ROUND_G = 50.0  # loose produce and meat are bought in 50 g steps (一两)
 
 
-_EGGS = frozenset({"鸡蛋"})
-
-
 @dataclass(frozen=True, slots=True)
 class ShoppingItem:
     """One line of a shopping list: what to buy, how much, its typical price (yuan).
 
-    Eggs are counted (``pieces``); everything else is weighed, packaged goods in whole ``packs``.
+    Eggs (鸡蛋, 皮蛋, 咸鸭蛋) are counted (``pieces``); everything else is weighed, packaged goods in
+    whole ``packs``.
     """
 
     name: str
@@ -57,7 +55,7 @@ class ShoppingList:
 
 def _bought(ing: Ingredient, missing: float) -> tuple[float, int | None, int | None]:
     """What a shop sells for ``missing`` grams: (grams, eggs counted, packs)."""
-    if ing.name in _EGGS and ing.piece_g:
+    if "egg" in ing.tags and ing.piece_g:
         pieces = math.ceil(missing / ing.piece_g - 1e-9)
         return pieces * ing.piece_g, pieces, None
     if ing.pack_g:

@@ -7,12 +7,18 @@ another vegetarian dish, different protein sources while they can be had.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from skills.dinner._menu import Option, protein_group
 
-if TYPE_CHECKING:
-    from skills.dinner.planner import Builder
+
+class Builder(Protocol):
+    """What moving a menu's cost needs of the planner's builder: the request, the catalog, the price."""
+
+    req: Any
+    catalog: Any
+
+    def cost(self, chosen: Mapping[str, list[Option]], premium: frozenset[str] = ...) -> float: ...
 
 __all__ = ["fit", "upgrade"]
 

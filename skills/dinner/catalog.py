@@ -1,4 +1,9 @@
-"""The recipe catalog shipped as data (``catalog.json``; sources in ``SOURCES.md``).
+"""The dinner catalog shipped as data (``catalog.json``; sources in ``SOURCES.md``).
+
+Every dish is a recipe of the recipe book (``skills.cookbook``), called by that recipe's name, so
+"<dish>怎么做" opens the very recipe a plan put on the menu. A dish stores the recipe's own amounts
+(in grams) and how many people they feed; its grams per serving, price and nutrition all follow
+from those amounts and the ingredient table (typical price and nutrition per 100 g).
 
 Loaded once into frozen dataclasses. Names and aliases of ingredients resolve to one canonical
 name (西红柿 → 番茄), and a dish name can be found inside a free-text message.
@@ -14,11 +19,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from skills.cookbook.book import Book, load_book
+
 __all__ = ["CATEGORIES", "Catalog", "Dish", "Ingredient", "Nutrition", "load_catalog"]
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
 CATEGORIES = ("staple", "vegetable", "protein", "soup")
-_SEASONING = frozenset({"basic", "allium", "herb", "chili"})
+_SEASONING = frozenset({"basic", "allium", "herb", "chili", "spice"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +77,12 @@ class Ingredient:
 
 @dataclass(frozen=True, slots=True)
 class Dish:
-    """A dish: category, raw ingredients per serving (g), optional garnishes, tags, steps."""
+    """A dish: the recipe-book recipe it is (``name``), its category and one serving's raw ingredients (g).
+
+    ``amounts_g`` are the recipe's amounts for ``feeds`` people; ``ingredients_g`` are one serving
+    of them. ``optional`` ingredients (garnishes, a spoon of 蚝油) are left out rather than the
+    dish when a restriction rules them out; ``basis`` says how the amounts were read off the recipe.
+    """
 
     name: str
     category: str
@@ -79,7 +91,15 @@ class Dish:
     optional: frozenset[str]
     tags: frozenset[str]
     nutrition: Nutrition
-    steps: tuple[str, ...]
+    feeds: float
+    amounts_g: Mapping[str, float]
+    basis: str
+    leaves_out: tuple[str, ...]
+
+    @property
+    def recipe(self) -> str:
+        """The name of this dish's recipe in the recipe book (the dish is called by it)."""
+        return self.name
 
     @property
     def main_ingredient(self) -> str:
@@ -137,8 +157,33 @@ def _nutrition(raw: Mapping[str, Any]) -> Nutrition:
     return Nutrition(float(raw["kcal"]), float(raw["protein"]), float(raw["fat"]), float(raw["carbohydrate"]))
 
 
-def parse_catalog(raw: Mapping[str, Any]) -> Catalog:
-    """Build a :class:`Catalog` from the JSON document's structure; raises ValueError when inconsistent."""
+def _per_serving(amounts: Mapping[str, float], feeds: float) -> Mapping[str, float]:
+    return MappingProxyType({name: round(grams / feeds, 1) for name, grams in amounts.items()})
+
+
+def _dish_nutrition(grams: Mapping[str, float], ingredients: Mapping[str, Ingredient]) -> Nutrition:
+    total = Nutrition()
+    for name, g in grams.items():
+        total = total + ingredients[name].per_100g.scaled(g / 100)
+    return total
+
+
+def _untied(dishes: tuple[Dish, ...], book: Book) -> list[str]:
+    """The dishes that are not a recipe of ``book`` under exactly their own name."""
+    out = []
+    for dish in dishes:
+        recipe = book.get(dish.name)
+        if recipe is None or recipe.name != dish.name:
+            out.append(dish.name)
+    return out
+
+
+def parse_catalog(raw: Mapping[str, Any], book: Book | None = None) -> Catalog:
+    """Build a :class:`Catalog` from the JSON document's structure; raises ValueError when inconsistent.
+
+    With ``book``, every dish must be one of its recipes (by that recipe's own name), so the planner
+    can never choose a dish the recipe book cannot explain.
+    """
     ingredients = {
         name: Ingredient(
             name=name, aliases=tuple(item.get("aliases", ())), price_per_500g=float(item["price_per_500g"]),
@@ -150,19 +195,25 @@ def parse_catalog(raw: Mapping[str, Any]) -> Catalog:
     }
     dishes = []
     for item in raw["dishes"]:
-        unknown = set(item["ingredients_g"]) - set(ingredients)
-        if unknown or item["category"] not in CATEGORIES:
-            raise ValueError(f"bad dish {item['name']}: {sorted(unknown)} {item['category']}")
+        name, amounts, feeds = item["recipe"], item["amounts_g"], float(item["feeds"])
+        unknown = set(amounts) - set(ingredients)
+        if unknown or item["category"] not in CATEGORIES or feeds <= 0 or not set(item.get("optional", ())) <= set(amounts):
+            raise ValueError(f"bad dish {name}: {sorted(unknown)} {item['category']} feeds={feeds}")
+        grams = _per_serving(amounts, feeds)
         dishes.append(Dish(
-            name=item["name"], category=item["category"], aliases=tuple(item.get("aliases", ())),
-            ingredients_g=MappingProxyType({k: float(v) for k, v in item["ingredients_g"].items()}),
+            name=name, category=item["category"], aliases=tuple(item.get("aliases", ())), ingredients_g=grams,
             optional=frozenset(item.get("optional", ())), tags=frozenset(item.get("tags", ())),
-            nutrition=_nutrition(item["nutrition_per_serving"]), steps=tuple(item["steps"]),
+            nutrition=_dish_nutrition(grams, ingredients), feeds=feeds,
+            amounts_g=MappingProxyType({k: float(v) for k, v in amounts.items()}), basis=item.get("basis", ""),
+            leaves_out=tuple(item.get("leaves_out", ())),
         ))
+    missing = _untied(tuple(dishes), book) if book is not None else []
+    if missing:
+        raise ValueError(f"dishes that are not recipes of the recipe book: {missing}")
     return Catalog(ingredients, tuple(dishes))
 
 
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """The shipped catalog (parsed once per process)."""
-    return parse_catalog(json.loads(CATALOG_PATH.read_text(encoding="utf-8")))
+    """The shipped catalog (parsed once per process), every dish checked against the recipe book."""
+    return parse_catalog(json.loads(CATALOG_PATH.read_text(encoding="utf-8")), load_book())

@@ -113,7 +113,7 @@ def parse_exclusions(items: Iterable[str], catalog: Catalog) -> Exclusions:
             continue
         canonical = catalog.canonical(word)
         family = next((f for f in _FAMILIES if f[0] in word), None)
-        if family is not None and (canonical is None or word == family[0] or word in ("鸡蛋", "牛奶", "花生")):
+        if family is not None and (canonical is None or word == family[0] or word in ("鸡蛋", "牛奶", "花生", "猪肉")):
             tags |= family[1]
             label = family[2]
             if word not in label and label in ("蛋", "奶", "虾", "蟹"):
@@ -142,12 +142,18 @@ def derived_ingredients(excl: Exclusions, catalog: Catalog) -> list[str]:
 
 
 def allowed_ingredients(dish: Dish, excl: Exclusions, catalog: Catalog) -> dict[str, float] | None:
-    """The dish's ingredients with excluded garnishes dropped, or None when the dish is excluded."""
+    """The dish's ingredients with excluded garnishes dropped, or None when the dish is excluded.
+
+    With vegetarian guests at the table, a vegetarian dish also goes without its optional animal
+    seasoning (a spoon of 蚝油), so what is served to them as vegetarian is.
+    """
     if dish.tags & excl.tags or any(w in dish.name for w in excl.words):
         return None
+    for_vegetarians = excl.veg_guests > 0 and "vegetarian" in dish.tags
     kept: dict[str, float] = {}
     for name, grams in dish.ingredients_g.items():
-        if excl.excludes(name, catalog.ingredients[name].tags, catalog):
+        tags = catalog.ingredients[name].tags
+        if excl.excludes(name, tags, catalog) or (for_vegetarians and tags & _ANIMAL):
             if name in dish.optional:
                 continue
             return None

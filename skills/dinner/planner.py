@@ -42,6 +42,9 @@ class PlanRequest:
     dislikes: Sequence[str] = ()
     allergies: Sequence[str] = ()
     pantry_g: Mapping[str, float] = field(default_factory=dict)
+    avoid: Sequence[str] = ()  # dish names not to choose ("第一个菜换掉")
+    extra: Sequence[str] = ()  # categories to add a dish of ("再来个汤": soup)
+    dishes: int | None = None  # at most this many dishes ("一个菜就够")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +135,34 @@ class Builder:
         return shopping_cost(need, self.req.pantry_g, self.catalog, premium)
 
 
-def _shrink(shape: Shape) -> Shape | None:
-    """The next smaller menu: no soup first, then one dish fewer (down to one dish)."""
-    if shape.soup:
+def _shrink(shape: Shape, *, keep_soup: bool = False) -> Shape | None:
+    """The next smaller menu: no soup first (unless asked for), then one dish fewer (down to one dish)."""
+    if shape.soup and not (keep_soup and shape.dishes > 1):
         return Shape(shape.protein, shape.vegetable, 0, shape.vegetarian)
     if shape.dishes <= 1:
         return None
     if shape.vegetable >= shape.protein and shape.vegetable > 0:
-        return Shape(shape.protein, shape.vegetable - 1, 0, min(shape.vegetarian, shape.dishes - 1))
-    return Shape(shape.protein - 1, shape.vegetable, 0, min(shape.vegetarian, shape.dishes - 1))
+        return Shape(shape.protein, shape.vegetable - 1, shape.soup, min(shape.vegetarian, shape.dishes - 1))
+    return Shape(shape.protein - 1, shape.vegetable, shape.soup, min(shape.vegetarian, shape.dishes - 1))
+
+
+def _asked(shape: Shape, req: PlanRequest) -> Shape:
+    """The shape with the dishes asked for added ("再来个汤") and capped at the count asked for."""
+    protein, vegetable, soup = shape.protein, shape.vegetable, shape.soup
+    for category in req.extra:
+        if category == "soup":
+            soup += 1
+        elif category == "protein" or (category == "dish" and protein <= vegetable):
+            protein += 1
+        else:
+            vegetable += 1
+    shaped: Shape | None = Shape(protein, vegetable, soup, shape.vegetarian)
+    while req.dishes is not None and shaped is not None and shaped.dishes + shaped.soup > max(1, req.dishes):
+        smaller = _shrink(shaped)
+        if smaller is None:
+            break
+        shaped = smaller
+    return shaped or shape
 
 
 def _cheapest_meal(builder: Builder, options: Mapping[str, list[Option]]) -> tuple[dict[str, list[Option]], float]:
@@ -166,9 +188,12 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
     excl = (parse_exclusions(req.exclusions, catalog) | parse_exclusions(req.dislikes, catalog)
             | parse_exclusions(req.allergies, catalog))
     options = options_for(catalog, excl, goal, req.pantry_g)
+    if req.avoid:
+        options = {c: [o for o in opts if o.dish.name not in req.avoid] for c, opts in options.items()}
     builder = Builder(req, catalog)
     notes: list[str] = []
-    planned = menu_shape(req.people, excl.veg_guests)
+    planned = _asked(menu_shape(req.people, excl.veg_guests), req)
+    keep_soup = "soup" in req.extra
     keep_veg = planned.vegetarian > 0  # vegetarian guests: their dishes are only swapped for vegetarian ones
     full = choose(options, planned, cheapest=True)
     shape: Shape | None = planned
@@ -185,7 +210,7 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         if builder.cost(cheap) <= req.budget + 1e-9:
             chosen, cost = cheap, builder.cost(cheap)
             break
-        shape = _shrink(shape)
+        shape = _shrink(shape, keep_soup=keep_soup)
         first = False
     if cost > req.budget + 1e-9:  # the smallest menu: a staple and the one dish that costs least
         chosen, cost = _cheapest_meal(builder, options)
@@ -193,7 +218,7 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         notes.append("预算有限，菜少安排了几样（先去掉汤），每样多做一些。")
     premium: frozenset[str] = frozenset()
     upgrades: tuple[str, ...] = ()
-    if cost <= req.budget + 1e-9 and chosen:
+    if cost <= req.budget + 1e-9 and chosen and req.dishes is None:  # "一个菜就够": no extra dishes
         aim = AIM * min(req.budget, GENEROUS_PER_PERSON * req.people)
         builder.base = {c: len(opts) for c, opts in chosen.items()}
         chosen, premium, upgrades = upgrade(builder, chosen, options, aim, req.budget, keep_veg=keep_veg)

@@ -13,7 +13,20 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from runtime.skill import ActionSpec, Choice, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    Choice,
+    DomainObject,
+    Entity,
+    FollowUps,
+    Modifier,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
+from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
@@ -87,18 +100,39 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
         dto = {"dish": recipe.name, "known": True, "category": recipe.category, "difficulty": recipe.difficulty,
                "minutes": recipe.minutes, "servings": eaters or recipe.servings,
                "ingredients": list(recipe.ingredients), "steps": list(recipe.steps)}
-        return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name})
+        return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name},
+                           entities=(Entity("dish", recipe.name, recipe.name),))
     dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in finding.options]}
     return SkillResult(_listing(finding.heading, finding.options), data=dto, dto=dto,
-                       choices=_choices(finding.options), ok=bool(finding.options) or finding.matched)
+                       choices=_choices(finding.options), ok=bool(finding.options) or finding.matched,
+                       entities=tuple(Entity("dish", r.name, r.name) for r in finding.options))
+
+
+def _servings(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"我家就俩人，量减一下" right after a recipe: the same recipe for that many people."""
+    people = extract_people(m.string) or parse_value("count", m.string)
+    if not isinstance(people, int) or not 1 <= people <= 50 or entity is None:
+        return None
+    return {**params, "dish": entity.ref or entity.name, "people": people}
+
+
+FOLLOW_UPS = FollowUps(
+    slots=("people",),
+    modifiers=(Modifier("servings", r"(?:[\d一二两三四五六七八九十俩仨]+)\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?"
+                                    r"|(?:量|份量|分量|用量)", _servings),),
+)
 
 
 SPEC = SkillSpec(
     name="recipes",
     description="家常菜做法",
+    help="查菜谱：比如“番茄炒蛋怎么做”",
+    objects=(DomainObject("dish", ("道菜", "菜谱", "食谱", "做法", "菜"), ((Operation.SEE, "recipe.query"),),
+                          noun="菜", pick="dish", carry=("people",)),),
     actions=(
         ActionSpec(
-            name="query", intent="recipe.query", run=query, read_only=True,
+            name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=FOLLOW_UPS,
             slots=(
                 SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,

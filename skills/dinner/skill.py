@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
 from runtime.views import ExecView
+from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
-from skills.dinner._format import format_plan, plan_dto
+from skills.dinner._followups import FOLLOW_UPS
+from skills.dinner._format import format_plan, format_shopping, plan_dto, recipe_name
 from skills.dinner._triggers import TRIGGERS
 from skills.dinner.exclusions import NOTHING_WORDS
 from skills.dinner.planner import PlanRequest, plan_dinner
@@ -31,15 +41,6 @@ def _dietary(value: Any) -> list[str]:
     return [str(x).strip() for x in items if str(x).strip() and str(x).strip() not in NOTHING_WORDS]
 
 
-def budget_total(value: Any, people: int) -> float:
-    """The budget in yuan; a per-person amount (the money slot's ``"人均30"``) times the head count."""
-    if isinstance(value, str):
-        m = re.fullmatch(r"\s*人均\s*(\d+(?:\.\d+)?)\s*", value)
-        if m:
-            return float(m.group(1)) * people
-    return float(value)
-
-
 def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Plan tonight's dinner for ``people`` within ``budget`` yuan, honouring exclusions and the profile."""
     people = int(params["people"])
@@ -54,7 +55,9 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     except SQLAlchemyError:  # the plan still works without profile and pantry
         log.warning("dinner.plan: profile/pantry unavailable", exc_info=True)
     result = plan_dinner(PlanRequest(people=people, budget=budget, exclusions=dietary, goal=goal,
-                                     dislikes=dislikes, allergies=allergies, pantry_g=pantry))
+                                     dislikes=dislikes, allergies=allergies, pantry_g=pantry,
+                                     avoid=tuple(params.get("avoid") or ()), extra=tuple(params.get("extra") or ()),
+                                     dishes=int(params["dishes"]) if params.get("dishes") else None))
     dto = plan_dto(result)
     facts: dict[str, Any] = {"people": people, "budget": budget}
     if dietary:
@@ -62,19 +65,25 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         facts["dislikes"] = [*result.exclusions.labels, *([f"{veg}人吃素" if veg > 1 else "有人吃素"] if veg else [])]
     if goal:
         facts["goal"] = goal
-    reply = format_plan(result)
+    reply = format_shopping(result) if params.get("show") == "shopping" else format_plan(result)
     if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
-    return SkillResult(reply, data=dto, dto=dto, facts=facts, ok=bool(result.menu))
+    dishes = tuple(Entity("dish", m.name, recipe_name(m.name) or m.name,
+                          {"category": m.category, "minor": m.category == "staple"}) for m in result.menu)
+    shown = {"total": result.total, "dishes": sum(m.category != "staple" for m in result.menu)}
+    return SkillResult(reply, data=dto, dto=dto, facts=facts, ok=bool(result.menu), entities=dishes, shown=shown)
 
 
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="dinner",
     description="按人数和预算安排晚饭",
+    help="安排晚饭：比如“3个人预算100帮我安排晚饭”",
+    objects=(DomainObject("dinner", ("晚饭", "晚餐", "菜单", "这顿饭", "这顿", "饭局", "家宴", "聚餐"),
+                          ((Operation.CREATE, "dinner.plan"), (Operation.CHANGE, "dinner.plan")), noun="晚饭"),),
     actions=(
         ActionSpec(
-            name="plan", intent="dinner.plan", run=plan, repeatable=True,
+            name="plan", intent="dinner.plan", run=plan, repeatable=True, task="安排晚饭", follow=FOLLOW_UPS,
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from runtime.skill import Choice, SkillResult
 from runtime.views import ExecView
+from skills.exercise._log import log
 from skills.exercise._met import find_activity
 from skills.models import ExerciseLog
 from skills.store import apply_once
@@ -34,10 +35,12 @@ def extract_log_target(text: str) -> str | int | None:
     return LATEST if _LATEST_WORDS.search(text) else None
 
 
-def _target(params: Mapping[str, Any]) -> str | int | None:
+def _target(params: Mapping[str, Any]) -> str | int | Mapping[str, Any] | None:
     raw = params.get("target")
     if isinstance(raw, bool) or raw is None:
         return None
+    if isinstance(raw, Mapping):  # one workout a result showed: {"id": …, "said": "12月1日 跑步 3公里"}
+        return raw if isinstance(raw.get("id"), int) else None
     if isinstance(raw, int | float):
         return int(raw)
     return extract_log_target(str(raw)) or str(raw)
@@ -46,6 +49,8 @@ def _target(params: Mapping[str, Any]) -> str | int | None:
 def delete_confirm_text(params: Mapping[str, Any]) -> str:
     """The engine's yes/no question before deleting."""
     target = _target(params)
+    if isinstance(target, Mapping):
+        return f"确认删除这条运动记录：{target.get('said') or '这一条'}吗？"
     if isinstance(target, int) and not isinstance(target, bool):
         return f"确认删除倒数第{target}条运动记录吗？" if target > 1 else "确认删除最近一条运动记录吗？"
     if isinstance(target, str) and target != LATEST:
@@ -75,7 +80,13 @@ def delete_log(view: ExecView, params: Mapping[str, Any], services: Any) -> Skil
         return SkillResult("你还没有运动记录，不用删。", data={"deleted": 0})
     target = _target(params)
     chosen: ExerciseLog | None = None
-    if isinstance(target, int) and not isinstance(target, bool) and 1 <= target <= len(recent):
+    if isinstance(target, Mapping):
+        with Session(services.db) as session:
+            row = session.get(ExerciseLog, target["id"])
+        if row is None or row.user_id != view.user:
+            return SkillResult("这条运动记录已经不在了。", data={"deleted": 0})
+        chosen = row
+    elif isinstance(target, int) and not isinstance(target, bool) and 1 <= target <= len(recent):
         chosen = recent[target - 1]
     elif isinstance(target, str) and target != LATEST:
         chosen = next((r for r in recent if r.activity == target), None)
@@ -99,8 +110,6 @@ def delete_log(view: ExecView, params: Mapping[str, Any], services: Any) -> Skil
 
 def amend_log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """"不对，是25分钟" right after a workout was logged: the corrected record replaces that one."""
-    from skills.exercise.skill import log
-
     result = log(view, params, services)
     replaced = params.get("replaces")
     if not result.ok or not isinstance(replaced, int) or result.data.get("ref") == replaced:

@@ -89,6 +89,20 @@ def find_activity(text: str) -> str | None:
     return best[1] if best else None
 
 
+def said_activity(text: str) -> str | None:
+    """The activity as the user named it, when that is a more specific word than its kind ("俯卧撑" for
+    力量训练): what a record and its reply should say. None when the kind's own name was said."""
+    best: tuple[int, str, str] | None = None
+    for act in activities().values():
+        for word in act.aliases:  # another word, not a form of the kind's own name ("跑了" is 跑步)
+            if len(word) >= 2 and not set(word) & set(act.name) and word.lower() in text.lower() \
+                    and (best is None or len(word) > best[0]):
+                best = (len(word), word, act.name)
+    if best is None or best[2] in text:
+        return None
+    return best[1]
+
+
 def estimate(activity: str, *, minutes: float | None, distance_km: float | None, weight_kg: float) -> Estimate:
     """Energy for ``activity``; needs minutes or a distance (raises ValueError otherwise)."""
     act = activities().get(activity)

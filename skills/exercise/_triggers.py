@@ -1,10 +1,46 @@
-"""Routing rules of this skill: wordings that mean its intents (tried in ``order`` across skills)."""
+"""Routing rules of this skill: wordings that mean its intents (tried in ``order`` across skills).
+
+The activity words come from the MET table (every name and alias), the period words from the history's
+period reader, so a new activity or a new way to name a period is routed without a new rule.
+"""
 
 from __future__ import annotations
 
+import re
+
 from runtime.skill import Trigger
+from skills.exercise._met import activities
 
 __all__ = ["TRIGGERS"]
+
+
+def _fast(words: set[str]) -> str:
+    """``words`` as one alternation behind a look-ahead at their first characters: a position where none of
+    them can start is passed over at once (a rule is tried on every message)."""
+    firsts = "".join(sorted({re.escape(w[0]) for w in words}))
+    return f"(?=[{firsts}])(?:{'|'.join(sorted(map(re.escape, words), key=len, reverse=True))})"
+
+
+def _activity_words() -> set[str]:
+    """Every activity name and alias of two or more characters that is a noun, not a verb said with 了."""
+    return {w for a in activities().values() for w in (a.name, *a.aliases) if len(w) >= 2 and not w.endswith("了")}
+
+
+_ACT = _fast(_activity_words())
+_PERIOD = (r"(?:最近|过去|近|这|前)[\d一二两三四五六七八九十半]+\s*个?(?:天|日|周|星期|礼拜|月|年)(?:以来|来|内|里)?|"
+           r"这周|本周|这个?星期|这个?礼拜|这一周|上上?周|上上?个?星期|上上?个?礼拜|这个?月|本月|上上?个?月|今年|去年|最近|近期|"
+           r"近来|过去|这段时间|这阵子|这几天|这些天|[\d一二三四五六七八九十]{1,3}月份?|今天|昨天|一共|总共|到现在|周末")
+_MOVE = _fast(_activity_words() | {"运动", "锻炼", "健身", "训练", "练", "跑", "游", "骑"})
+_ASK = r"几次|几回|几天|多少|多久|多长时间|怎么样|咋样|如何|情况|记录|统计|总结|汇总"
+# a statement of a workout done, without an amount: "今天跑步了", "下午去游泳了", "撸铁撸完了", "跑完步了"
+_DONE = (rf"(?:{_ACT})(?:了|去了|回来了)(?![吗么])|(?:{_ACT})[^，,。！!？?\d]{{0,3}}?完了"
+         rf"|(?:打|踢|练|跳|游|跑|骑|做|玩|爬)(?:了|完)(?:会儿?|一会儿?|一下|一阵|[一两几]?[场局组套遍]|几?圈|个?把小时)?"
+         rf"(?:{_ACT})"
+         r"|(?:跑|跑了|跑完|完成了?|参加了?)(?:个|一个|一场|了)?(?:半程马拉松|全程马拉松|半马|全马|马拉松)"
+         r"|(?:跑|游|骑|跳|打|踢|爬|练)(?:完|了)(?:步|泳|车|绳|球|山|瑜伽|拳)")
+_NOT_DONE = (r"吗|么|？|\?|几|多少|多久|怎么|什么|啥|哪|想|要去|准备|打算|计划|该去|得去|明天|后天|待会|等会|一会儿|提醒|记得|"
+             r"别忘|没有?去|没(?:跑|游|骑|运动|锻炼|练)|还没|不想|不要|不能|别|安排|推荐|建议|好不好|可以吗|能不能|会不会|"
+             r"有用|是不是|为什么")
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
@@ -12,6 +48,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=r"^(我)?(今天|刚|刚才|刚刚|早上|晚上)?(去)?(运动|锻炼|健身|练)(了|完了?)(一下|一会儿?)?[!！。~～]*$"
                 r"|^(我)?(今天|刚|刚才|刚刚|早上|晚上|又)?(去)?(游完泳|跑完步|骑完车|打完球|健完身|跳完绳|爬完山|练完|游了泳|跑了步)",
     ),
+    Trigger("exercise.log", "exercise.log.activity_done", order=47, pattern=_DONE, unless=_NOT_DONE),
     Trigger(
         "exercise.delete", "exercise.delete", order=45,
         pattern=r"(删|删掉|删除|去掉|撤销|撤回|取消|不算).{0,10}(运动|锻炼|跑步|健身|游泳|骑车)?.{0,4}(记录|那条|这条|那次|打卡)"
@@ -20,7 +57,13 @@ TRIGGERS: tuple[Trigger, ...] = (
     ),
     Trigger(
         "exercise.history", "exercise.history", order=50,
-        pattern=r"(运动|锻炼|健身|跑步|训练)的?(记录|历史|统计|情况|总结)|(这周|本周|最近|过去.天|上周).{0,6}(运动|锻炼|跑|练)了?(多少|几次|什么|哪些|情况)",
+        pattern=r"(运动|锻炼|健身|跑步|训练)的?(记录|历史|统计|情况|总结)"
+                rf"|^(?=.*?(?:{_ASK})).*?(?:{_PERIOD}).{{0,6}}?(?:{_MOVE}).{{0,8}}?(?:{_ASK})"
+                rf"|(?:看看|看下|看一下|查查|查一下|查下|瞧瞧)(?:我)?(?:的)?(?:{_PERIOD})?的?(?:运动|锻炼|健身)"
+                rf"|^(?=.*?(?:几次|几回|多少次|多少回)).*?(?:{_MOVE})了?(?:几次|几回|多少次|多少回)"
+                rf"|^(?=.*?(?:了吗|了没|过吗|没有)).*?(?:{_PERIOD}).{{0,6}}?(?:运动|锻炼|健身|练)(?:了吗|了没|过吗|没有)"
+                rf"|^(?:我)?(?:{_PERIOD})(?:以来)?的?(?:运动|锻炼|健身|训练)(?:记录|情况|数据|量)?(?:呢|吧)?$",
+        unless=r"提醒|计划|安排|方案|应该|要练|该练|比较好|合适|建议|推荐|能不能|可以吗|减肥吗",
     ),
     Trigger(
         "exercise.plan", "exercise.plan", order=60,

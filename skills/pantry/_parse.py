@@ -27,7 +27,11 @@ _QTY = re.compile(rf"({_NUM})\s*({_UNIT})", re.IGNORECASE)
 _EMPTY = re.compile(r"(用完|吃完|没了|没有了|用光|吃光|扔了|坏了|清空)")
 _ADD = re.compile(r"(买了|又买|新买|添了|加了|多了|囤了)")
 _SUB = re.compile(r"(用了|吃了|用掉|吃掉|拿了|做了)")
-_SPLIT = re.compile(r"[，,、；;。！!\s]+|和|以及|还有(?=[^0-9一二两三四五六七八九十半]*[0-9一二两三四五六七八九十半])")
+# 一打鸡蛋 (12), 半打 (6), 两打 (24): eggs and the like are bought by the dozen (never 打了 / 打球)
+_DOZEN = re.compile(r"(半|\d+|[一两二三四五六七八九十]+)\s*打(?![了过完球车卡针算听电扫])")
+# 十来个 / 二十多个 / 三斤多: about that many (the stock is kept as the round number)
+_ROUGHLY = re.compile(r"([\d一二两三四五六七八九十百]+)\s*[来多](?=\s*(?:个|斤|克|盒|袋|包|把|根|颗|只|枚|头|条|瓶))")
+_SPLIT = re.compile(r"[，,、；;。！!\s]+|和|以及|还有(?=[^0-9一二两三四五六七八九十半]+[0-9一二两三四五六七八九十半])")
 
 
 def parse_number(text: str) -> float | None:
@@ -63,6 +67,11 @@ def _op(clause: str, whole: str, has_quantity: bool) -> str:
         if pattern.search(whole):
             return op
     return "set"
+
+
+def _dozens(m: re.Match[str]) -> str:
+    count = parse_number(m.group(1))
+    return f"{count * 12:g}个" if count else m.group(0)
 
 
 def quantity_of(clause: str) -> tuple[float | None, str]:
@@ -102,7 +111,8 @@ def _named_between(clause: str, start: int, end: int) -> bool:
 def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:
     """Every ingredient change stated in ``text`` (empty when none is recognised)."""
     catalog = catalog or load_catalog()
-    text = text.replace("俩", "两个").replace("仨", "三个")
+    text = _DOZEN.sub(_dozens, text.replace("俩", "两个").replace("仨", "三个"))
+    text = _ROUGHLY.sub(r"\1", text)
     changes: dict[str, PantryChange] = {}
     for clause in (c for part in _SPLIT.split(text) for c in _by_quantity(part)):
         names = catalog.find_ingredients(clause)

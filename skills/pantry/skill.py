@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    FollowUps,
+    Modifier,
+    Operation,
+    SkillResult,
+    SkillSpec,
+    SlotSpec,
+    SlotType,
+)
 from runtime.views import ExecView
+from skills.dinner.catalog import load_catalog
 from skills.models import PantryItem, utcnow
 from skills.pantry._correct import corrected_items, previous_items
 from skills.pantry._parse import PantryChange, parse_pantry, to_grams
 from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
 
-__all__ = ["SPEC", "describe_change", "pantry_grams", "read_pantry"]
+__all__ = ["EVERYTHING", "SPEC", "describe_change", "pantry_grams", "read_pantry"]
 
 
 def _qty(quantity: float | None, unit: str) -> str:
@@ -30,6 +43,8 @@ def _qty(quantity: float | None, unit: str) -> str:
 def describe_change(change: Mapping[str, Any]) -> str:
     """One change in words: 鸡蛋 6个 / 排骨 +2斤 / 鸡蛋 用完了."""
     name, op, quantity, unit = change["name"], change["op"], change.get("quantity"), change.get("unit") or ""
+    if name == EVERYTHING:
+        return "全部食材用完了（冰箱清空）"
     if op == "set" and quantity == 0:
         return f"{name}用完了"
     if op == "sub":
@@ -96,6 +111,24 @@ def _restore(session: Session, user: str, msg_id: str, held: Mapping[str, Any]) 
         session.add(row)
 
 
+EVERYTHING = "全部食材"
+_CLEAR = re.compile(r"(?:冰箱|家里|库存|存货|囤货|食材)[^，,。]{0,6}?(?:清空|空了|都扔了|全扔了|都吃完了|全吃完了|都用完了|全用完了|"
+                    r"吃光了|用光了|啥都没了|什么都没了)|清空(?:一下)?(?:冰箱|库存|食材)")
+
+
+def _expanded(session: Session, user: str, changes: list[PantryChange]) -> list[PantryChange]:
+    """``changes`` with "everything is used up" made into one change per stocked item."""
+    out: list[PantryChange] = []
+    for change in changes:
+        if change["name"] != EVERYTHING:
+            out.append(change)
+            continue
+        rows = session.exec(select(PantryItem).where(PantryItem.user_id == user)).all()
+        out += [{"name": r.name, "op": "set", "quantity": 0.0, "unit": "个" if r.unit == "若干" else r.unit}
+                for r in rows if r.quantity > 0 or r.unit == "若干"]
+    return out
+
+
 def _record(view: ExecView, services: Any, changes: list[PantryChange],
             restore: Mapping[str, Any] | None = None) -> tuple[bool, dict[str, Any], dict[str, str]]:
     """Apply ``changes`` once per message (after putting back ``restore``): (applied now, what the
@@ -107,7 +140,7 @@ def _record(view: ExecView, services: Any, changes: list[PantryChange],
         if restore:
             _restore(session, view.user, view.msg_id, restore)
             session.flush()
-        for change in changes:
+        for change in _expanded(session, view.user, changes):
             row = _row(session, view.user, change["name"])
             held.setdefault(change["name"], [row.quantity, row.unit] if row is not None else None)
             _apply(session, view.user, view.msg_id, change)
@@ -156,14 +189,83 @@ def amend(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
                        facts={"pantry_updated": [c["name"] for c in changes]})
 
 
+def extract_item(text: str) -> str | None:
+    """The one ingredient a question about the pantry asks after ("鸡蛋还剩几个" → 鸡蛋)."""
+    names = load_catalog().find_ingredients(text)
+    return names[0] if len(names) == 1 else None
+
+
 def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """List what is at home."""
+    """What is at home (every item shown as an entity, in the order listed), or how much of one item."""
     rows = read_pantry(services.db, view.user)
+    item = params.get("item")
+    if isinstance(item, str) and item:
+        row = next((r for r in rows if r.name == item), None)
+        if row is None:
+            return SkillResult(f"冰箱记录里没有{item}。买了跟我说一声，比如“买了{item}”。", dto={"item": item, "has": False})
+        said = "有，数量没记" if row.unit == "若干" else f"还有{_qty(row.quantity, row.unit)}"
+        return SkillResult(f"{row.name}{said}。", dto={"item": item, "has": True},
+                           entities=(Entity("ingredient", row.name, row.name, {"quantity": row.quantity, "unit": row.unit}),))
     if not rows:
+        with Session(services.db) as session:
+            ever = session.exec(select(PantryItem.id).where(PantryItem.user_id == view.user)).first() is not None
+        if ever:
+            return SkillResult("冰箱记录里现在没有食材了，之前记的都用完了。买了东西跟我说一声，比如“买了鸡蛋6个”。",
+                               dto={"items": []})
         return SkillResult("你还没记过家里有什么食材。可以说“冰箱里有鸡蛋6个、西红柿4个”。",
                            dto={"items": []})
     items = [f"{r.name} {_qty(r.quantity, r.unit)}" for r in rows]
-    return SkillResult("家里现有：" + "、".join(items) + "。", data={"items": items}, dto={"items": items})
+    entities = tuple(Entity("ingredient", r.name, r.name, {"quantity": r.quantity, "unit": r.unit}) for r in rows)
+    return SkillResult("家里现有：" + "、".join(items) + "。想知道能做什么菜，就问“用这些能做什么菜”。",
+                       data={"items": items}, dto={"items": items}, entities=entities,
+                       shown={"ingredients": [r.name for r in rows]})
+
+
+def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"鸡蛋还剩几个" / "第一样还有多少" right after the pantry was shown: how much of that item."""
+    return {"item": entity.name} if entity is not None and entity.kind == "ingredient" else None
+
+
+def _changed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+             shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"刚才用了一根胡萝卜" / "鸡蛋还剩3个" right after the pantry was shown: that change to it."""
+    items = parse_pantry(m.string)
+    return {"items": items} if items else None
+
+
+def _cook_these(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+                shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"用这些做个菜吧" right after the pantry was shown: recipes with what was shown."""
+    names = [str(n) for n in shown.get("ingredients") or []]
+    return {"dish": f"有{'和'.join(names[:4])}能做什么"} if names else None
+
+
+def _cook_one(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"第二样能做什么" / "排骨怎么吃": recipes with the one item shown."""
+    return {"dish": f"{entity.name}能做什么"} if entity is not None and entity.kind == "ingredient" else None
+
+
+_COOK = r"(?:(?:能|可以|可)?(?:做|弄|烧|炒|煮|炖)(?:个|点|些|一道|几道)?(?:什么|啥|哪些)?(?:菜|吃的|饭|好吃的)?|怎么吃|咋吃)"
+# "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left; "用了一根胡萝卜": a change to
+# what was shown; "用这些做个菜吧": recipes with what was shown (the listing's items are what "这些" means)
+VIEW_FOLLOW_UPS = FollowUps(
+    modifiers=(
+        Modifier("how much is left", r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|剩多少",
+                 _how_much, entity=True),
+        Modifier("stock changed", r"用了|用掉了?|吃了|吃掉了?|[用吃]完了?|[用吃]光了?|没了|没有了|坏了|扔了|买了|又买了?|新买了?|"
+                                  r"添了|囤了|还有|还剩|剩下", _changed, intent="pantry.update"),
+        Modifier("cook with these", rf"(?:用|拿|就用|就拿)?(?:这些|这几样|这几个|上面这些|它们|这些东西|这些菜)(?:都)?{_COOK}",
+                 _cook_these, intent="recipe.query"),
+        Modifier("cook with one", _COOK, _cook_one, intent="recipe.query", entity=True),
+    ),
+)
+
+
+def _check_items(value: Any) -> str | None:
+    """An answer to "家里有哪些食材" that names none of them: ask again rather than record nothing."""
+    return None if previous_items({"items": value}) else "没听出是哪些食材，可以这样说：“鸡蛋6个、西红柿4个”。"
 
 
 def _confirm(params: Mapping[str, Any]) -> str:
@@ -178,21 +280,35 @@ def _confirm(params: Mapping[str, Any]) -> str:
 
 
 def _extract_items(text: str) -> list[PantryChange] | None:
-    return parse_pantry(text) or None
+    found = parse_pantry(text)
+    if not found and _CLEAR.search(text):  # "冰箱清空了" / "家里的菜都吃完了": everything at once
+        return [{"name": EVERYTHING, "op": "set", "quantity": 0.0, "unit": ""}]
+    return found or None
 
 
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="pantry",
     description="家里现有食材（冰箱库存）",
+    help="冰箱：比如“冰箱里有鸡蛋6个”“冰箱里还有什么”",
+    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
+                                     "家里的食材", "家里的东西", "储物柜"),
+                          ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
+                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),
+             # one item of the pantry shown: "第二样怎么做" opens recipes with it; naming it alone says nothing yet
+             # (a bare "鸡蛋还有3个" is a change of the stock, read by the rules, not a pick)
+             DomainObject("ingredient", ("这样食材", "那样食材"), ((Operation.SEE, "recipe.query"),), noun="食材",
+                          pick="dish", default=Operation.DONE)),
     actions=(
         ActionSpec(
-            name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm,
+            name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm, task="更新冰箱库存",
             amend=amend, follow_up=corrected_items,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
-                            extract=_extract_items),),
+                            extract=_extract_items, check=_check_items),),
             description="记录家里有什么食材、用完了什么",
         ),
-        ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材"),
+        ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材",
+                   task="查看冰箱库存", reports_as="profile.view", follow=VIEW_FOLLOW_UPS,
+                   slots=(SlotSpec("item", SlotType.TEXT, "看哪样食材？", required=False, extract=extract_item),)),
     ),
 )

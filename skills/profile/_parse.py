@@ -9,16 +9,17 @@ import re
 
 import cn2an
 
+from runtime.skill.parsers import parse_restrictions, parse_value
 from skills.weather._cities import find_city
 
-__all__ = ["GOALS", "extract_allergies", "extract_city", "extract_dislikes", "extract_goal", "extract_height",
-           "extract_weight", "parse_goal"]
+__all__ = ["CONDITIONS", "GOALS", "extract_allergies", "extract_city", "extract_conditions", "extract_dislikes",
+           "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]
 
 GOALS = ("减脂", "增肌", "控糖", "保持")
 _GOAL_WORDS = (
     ("控糖", ("控糖", "控制血糖", "降血糖", "降糖", "血糖高", "糖尿病")),
     ("增肌", ("增肌", "长肌肉", "练肌肉", "增重", "长胖", "增加肌肉")),
-    ("减脂", ("减脂", "减肥", "瘦身", "减重", "刷脂", "变瘦", "瘦下来", "掉秤")),
+    ("减脂", ("减脂", "减肥", "瘦身", "减重", "刷脂", "变瘦", "瘦下来", "掉秤", "想减到", "要减到", "想瘦到", "要瘦到")),
     ("保持", ("保持体重", "维持体重", "保持身材", "保持健康", "维持现状")),
 )
 _CN = "零一二两三四五六七八九十百"
@@ -35,11 +36,11 @@ def _num(text: str) -> float | None:
 
 
 def parse_goal(text: str) -> str | None:
-    """The canonical goal (减脂/增肌/控糖/保持) named in ``text``."""
+    """The canonical goal (减脂/增肌/控糖/保持) named in ``text`` (a bare 保持 only when it says 目标)."""
     for goal, words in _GOAL_WORDS:
         if any(w in text for w in words):
             return goal
-    return None
+    return "保持" if "目标" in text and "保持" in text else None
 
 
 def extract_goal(text: str) -> str | None:
@@ -70,23 +71,26 @@ def extract_height(text: str) -> float | None:
     if m:
         cm = float(m.group(1))
         return cm if 120 <= cm <= 230 else None
-    return None
+    value = parse_value("height", text)  # 身高更新为172 / 一米七五左右 / 一米八几
+    return float(value) if isinstance(value, int | float) and 120 <= value <= 230 else None
+
+
+_TARGET = re.compile(r"(?:想|要|打算|争取|希望)(?:减|瘦|降|增|长|练)到|目标体重|理想体重|目标(?:是|定在|设在)?\s*[\d一二两三四五六七八九十百]")
 
 
 def extract_weight(text: str) -> float | None:
-    """Weight in kg: 体重70公斤 / 70kg / 140斤 / 体重65 (a bare number of 120+ is read as 斤)."""
-    m = re.search(rf"(\d{{2,3}}(?:\.\d)?|[{_CN}]+)\s*(公斤|千克|kg|斤)", text, re.IGNORECASE)
+    """Weight in kg, as it is now: 体重70公斤 / 70kg / 140斤 / 体重65 / 把体重更新为70 / 一百三十来斤 (a number
+    of 120+ after 体重 is read as 斤); a weight wished for (想减到120斤, 目标体重60) is not the weight."""
+    if _TARGET.search(text):
+        return None
+    value = parse_value("weight", text)
+    if isinstance(value, int | float):
+        return round(float(value), 1) if 25 <= value <= 250 else None
+    m = re.search(rf"([{_CN}]+)\s*(公斤|千克|斤)", text)
     if m:
-        value = _num(m.group(1))
-        if value is None:
-            return None
-        kg = value / 2 if m.group(2) == "斤" else value
-        return round(kg, 1) if 25 <= kg <= 250 else None
-    m = re.search(r"体重\s*(?:是|有|为|改成|改为|变成|降到|掉到|减到|涨到|长到|到了|到)?\s*(\d{2,3}(?:\.\d)?)", text)
-    if m:
-        value = float(m.group(1))
-        kg = value / 2 if value >= 120 else value
-        return round(kg, 1) if 25 <= kg <= 250 else None
+        number = _num(m.group(1))
+        kg = number / 2 if number is not None and m.group(2) == "斤" else number
+        return round(kg, 1) if kg is not None and 25 <= kg <= 250 else None
     return None
 
 
@@ -107,11 +111,68 @@ def _food_words(text: str, pattern: str) -> list[str] | None:
     return words or None
 
 
+def _normalised(said: list[str] | None, template: str) -> list[str] | None:
+    """Each food as the shared restriction reader names it ("辣的东西" → 辣)."""
+    if not said:
+        return None
+    out: list[str] = []
+    for word in said:
+        items = parse_restrictions(template.format(word)) or [word]
+        out.extend(i for i in items if i not in out)
+    return out or None
+
+
+_VEGETARIAN = re.compile(r"吃素|素食|茹素|吃斋|纯素|全素")
+_STANDING = r"(?:以后|今后|平时|往后)(?:都|也)?(?:别|不要)(?:再)?(?:给我)?(?:安排|放|做|加|准备)?"
+
+
 def extract_dislikes(text: str) -> list[str] | None:
-    """Foods the user does not eat: 我不吃香菜和葱 → [香菜, 葱]."""
-    return _food_words(text, r"(?:不吃|不爱吃|不喜欢吃|忌口)([^，,。；;！!]{1,20})")
+    """Foods the user does not eat: 我不吃香菜和葱 → [香菜, 葱]; 我不吃辣的东西 → [辣]; 我吃素 → [素食];
+    以后别给我安排辣的 → [辣]."""
+    said = _food_words(text, rf"(?:不吃|不爱吃|不喜欢吃|不能吃|吃不了|忌口|{_STANDING})([^，,。；;！!]{{1,20}})")
+    found = _normalised(said, "不吃{}") or []
+    if _VEGETARIAN.search(text):
+        found += [x for x in parse_restrictions(_VEGETARIAN.search(text).group()) or [] if x not in found]  # type: ignore[union-attr]
+    return found or None
 
 
 def extract_allergies(text: str) -> list[str] | None:
     """Allergies: 我对花生过敏 / 海鲜过敏 → [花生] / [海鲜]."""
-    return _food_words(text, r"(?:对)?([^，,。；;！!对我]{1,12})过敏")
+    if re.search(r"麸质过敏|乳糖不耐", text):
+        return None  # a condition (see CONDITIONS), named by what it rules out
+    return _normalised(_food_words(text, r"(?:对)?([^，,。；;！!对我]{1,12})过敏"), "对{}过敏")
+
+
+# a health condition → its words, and the foods it rules out (what the profile keeps and says)
+CONDITIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("痛风", r"痛风|尿酸高|尿酸偏高|高尿酸", ("海鲜", "动物内脏", "啤酒")),
+    ("高血压", r"高血压|血压高|血压偏高", ("咸菜", "腊肉", "咸鱼")),
+    ("糖尿病", r"糖尿病|血糖高|血糖偏高|高血糖", ("甜", "含糖饮料")),
+    ("高血脂", r"高血脂|血脂高|血脂偏高|胆固醇高", ("肥肉", "动物内脏", "油炸")),
+    ("乳糖不耐", r"乳糖不耐", ("奶",)),
+    ("麸质过敏", r"麸质过敏|乳糜泻", ("麸质",)),
+    ("胃不好", r"胃不好|胃病|胃炎|胃溃疡", ("辣", "生冷")),
+)
+
+
+def extract_conditions(text: str) -> list[str] | None:
+    """Health conditions the user says they have ("我有痛风", "血压有点高"), by name; None when none.
+    A question about one ("痛风能吃什么") is not a statement."""
+    if re.search(r"吗|？|\?|能不能|能吃|可以吃|怎么|什么", text):
+        return None
+    found = [name for name, words, _ in CONDITIONS if re.search(words, text.replace("有点", ""))]
+    return found or None
+
+
+_FIELDS = (("height_cm", r"身高|个子|多高"), ("weight_kg", r"体重|多重|几斤"), ("goal", r"目标"),
+           ("city", r"城市|住哪|住在哪"), ("dislikes", r"忌口|不吃的"), ("allergies", r"过敏"))
+
+
+def extract_field(text: str) -> str | None:
+    """The one field a message asks to change without saying the new value ("更新一下我的身高" → height_cm),
+    so the question asked next is about it; None when a value is said too, or no single field is named."""
+    if any(f(text) is not None for f in (extract_height, extract_weight, parse_goal, extract_dislikes,
+                                          extract_allergies, extract_conditions)):
+        return None
+    named = [name for name, words in _FIELDS if re.search(words, text)]
+    return named[0] if len(named) == 1 else None

@@ -1,4 +1,4 @@
-"""profile.view / profile.update: goal, height, weight, default city, dislikes and allergies."""
+"""profile.view / profile.update: goal, height, weight, default city, dislikes, allergies and health conditions."""
 
 from __future__ import annotations
 
@@ -7,32 +7,44 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from runtime.skill import ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.models import HealthProfile, utcnow
 from skills.profile._parse import (
+    CONDITIONS,
     GOALS,
     extract_allergies,
     extract_city,
+    extract_conditions,
     extract_dislikes,
+    extract_field,
     extract_goal,
     extract_height,
     extract_weight,
     parse_goal,
 )
 from skills.profile._triggers import TRIGGERS
+from skills.profile._view import bmi_text, extract_aspect, view_profile
 from skills.store import apply_once, get_profile
 from skills.weather._cities import clean_city
 
 __all__ = ["SPEC", "bmi_text", "normalise_update", "update", "view_profile"]
 
-_FIELDS = ("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies")
-_LABELS = {"goal": "目标", "height_cm": "身高", "weight_kg": "体重", "city": "常住城市", "dislikes": "不吃",
-           "allergies": "过敏"}
+_FIELDS = ("goal", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
+_RULES_OUT = {name: foods for name, _, foods in CONDITIONS}
+_LENIENT = {"height_cm": "height", "weight_kg": "weight"}
+_VEG = {"素食": "吃素", "纯素": "吃纯素（不吃蛋奶）"}  # kept among the dislikes, said as what the person eats
+
+
+def _list(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else [str(v) for v in value or []]
 
 
 def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Typed, validated changes from slot values (a free-text goal answer is parsed again)."""
+    """Typed, validated changes from slot values (a free-text goal answer is parsed again, as the field the
+    user named when there was one: "175" after "更新一下我的身高"). A health condition becomes the foods it
+    rules out (kept in ``dislikes``) and is named in ``conditions``."""
     out: dict[str, Any] = {}
     goal = params.get("goal")
     if isinstance(goal, str) and goal:
@@ -43,6 +55,12 @@ def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
             value = extractor(goal)
             if value is not None and params.get(name) is None:
                 out[name] = value
+        field = params.get("field")
+        if not out and isinstance(field, str) and field in _LENIENT:
+            # "128" answering 体重多少 reads as "体重128" (斤 from 120 up: people weigh themselves in 斤)
+            said = parse_value(_LENIENT[field], "体重" + goal if field == "weight_kg" else goal, answer=True)
+            if isinstance(said, int | float):
+                out[field] = float(said)
     for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250)):
         value = params.get(name)
         if isinstance(value, int | float) and low <= value <= high:
@@ -51,39 +69,42 @@ def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(city, str) and city.strip():
         out["city"] = clean_city(city)
     for name in ("dislikes", "allergies"):
-        value = params.get(name)
-        items = [value] if isinstance(value, str) else list(value or [])
-        items = [str(x).strip() for x in items if str(x).strip() and str(x).strip() not in ("没有", "无")]
+        items = [x.strip() for x in _list(params.get(name)) if x.strip() and x.strip() not in ("没有", "无")]
         if items:
             out[name] = items
+    conditions = [c for c in _list(params.get("conditions")) if c in _RULES_OUT]
+    if conditions:
+        out["conditions"] = conditions
+        foods = [f for c in conditions for f in _RULES_OUT[c]]
+        out["dislikes"] = list(dict.fromkeys([*out.get("dislikes", []), *foods]))
     return out
 
 
 def _describe(changes: Mapping[str, Any]) -> str:
-    parts = []
+    """The changes in the bot's own words: 体重65公斤，痛风：不吃海鲜、动物内脏、啤酒，对花生过敏."""
+    parts: list[str] = []
+    ruled = {f for c in changes.get("conditions", []) for f in _RULES_OUT.get(c, ())}
     for name in _FIELDS:
-        if name not in changes:
+        value = changes.get(name)
+        if value is None:
             continue
-        value = changes[name]
-        if name == "height_cm":
-            text = f"{value:g}厘米"
+        if name == "goal":
+            parts.append(f"目标{value}")
+        elif name == "height_cm":
+            parts.append(f"身高{value:g}厘米")
         elif name == "weight_kg":
-            text = f"{value:g}公斤"
-        elif isinstance(value, list):
-            text = "、".join(value)
-        else:
-            text = str(value)
-        parts.append(f"{_LABELS[name]}{text}")
+            parts.append(f"体重{value:g}公斤")
+        elif name == "city":
+            parts.append(f"常住城市{value}")
+        elif name == "conditions":
+            parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" for c in value]
+        elif name == "dislikes" and (rest := [v for v in value if v not in ruled]):
+            parts += [_VEG[v] for v in rest if v in _VEG]
+            if foods := [v for v in rest if v not in _VEG]:
+                parts.append("不吃" + "、".join(foods))
+        elif name == "allergies":
+            parts.append("对" + "、".join(value) + "过敏")
     return "，".join(parts)
-
-
-def bmi_text(height_cm: float | None, weight_kg: float | None) -> str | None:
-    """BMI with the Chinese adult cut-offs (WS/T 428-2013): <18.5 偏瘦, <24 正常, <28 超重, else 肥胖."""
-    if not height_cm or not weight_kg:
-        return None
-    bmi = weight_kg / (height_cm / 100) ** 2
-    label = "偏瘦" if bmi < 18.5 else "正常" if bmi < 24 else "超重" if bmi < 28 else "肥胖"
-    return f"BMI {bmi:.1f}（{label}）"
 
 
 def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -97,6 +118,8 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
         row = session.exec(select(HealthProfile).where(HealthProfile.user_id == view.user)).first()
         row = row or HealthProfile(user_id=view.user)
         for name, value in changes.items():
+            if name == "conditions":
+                continue  # kept as the foods they rule out (in dislikes)
             if name in ("dislikes", "allergies"):
                 old = list(getattr(row, name) or [])
                 setattr(row, name, old + [v for v in value if v not in old])
@@ -118,45 +141,47 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
                        dto={"changes": changes, "applied": applied}, facts=facts)
 
 
-def profile_dto(profile: HealthProfile | None) -> dict[str, Any]:
-    """The trimmed, model-facing form of a profile (no ids, no timestamps)."""
-    if profile is None:
-        return {}
-    return {"goal": profile.goal, "height_cm": profile.height_cm, "weight_kg": profile.weight_kg,
-            "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies)}
-
-
-def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Show the stored profile."""
-    profile = get_profile(services.db, view.user)
-    dto = profile_dto(profile)
-    shown = {k: v for k, v in dto.items() if v not in (None, [], "")}
-    if not shown:
-        return SkillResult("你还没有设置个人资料。可以说“我的目标是减脂，身高170，体重65公斤”。", dto={})
-    lines = ["你的资料：" + _describe(shown) + "。"]
-    bmi = bmi_text(dto.get("height_cm"), dto.get("weight_kg"))
-    if bmi:
-        lines.append(bmi + "。")
-    facts = {k: v for k, v in shown.items() if k in ("goal", "city")}
-    return SkillResult("".join(lines), data=dto, dto=dto, facts=facts)
-
-
 def _confirm(params: Mapping[str, Any]) -> str:
     changes = normalise_update(params)
     return f"确认把资料更新为：{_describe(changes)}吗？" if changes else "确认更新个人资料吗？"
+
+
+_ASK = {"height_cm": "身高多少？（比如“172”“一米七二”）", "weight_kg": "体重多少？（比如“65公斤”“130斤”）",
+        "goal": "目标改成什么？（减脂/增肌/控糖/保持）", "city": "常住哪个城市？", "dislikes": "有什么不吃的？",
+        "allergies": "对什么过敏？"}
+_GROUP = ("height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions")
+
+
+def what_to_change(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
+    """The question for an update that says nothing to change: about the field named ("更新一下我的身高" →
+    身高多少？), else which one; asked again when the answer changed nothing. None lets the update go on."""
+    if any(params.get(name) not in (None, "", []) for name in _GROUP):
+        return None
+    if params.get("goal") and normalise_update(params):
+        return None
+    field = str(params.get("field") or "")
+    if params.get("goal"):  # an answer that changes nothing
+        return SkillResult("没听出来要改成什么。" + _ASK.get(field, "可以说“体重65公斤”“目标减脂”“身高170”。"))
+    return SkillResult(_ASK.get(field, "想更新哪一项？比如“体重65公斤”“身高170”“目标减脂”“我对花生过敏”。"))
 
 
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="profile",
     description="个人健康资料",
+    help="健康档案：比如“我的目标是减脂，身高170”“看看我的资料”",
+    objects=(DomainObject("profile", ("健康档案", "个人资料", "个人信息", "资料", "档案", "身高", "体重", "目标", "BMI", "bmi"),
+                          ((Operation.SEE, "profile.view"), (Operation.CHANGE, "profile.update"),
+                           (Operation.CREATE, "profile.update")), noun="资料"),),
     actions=(
-        ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料"),
+        ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料",
+                   task="查看健康档案",
+                   slots=(SlotSpec("aspect", SlotType.TEXT, "想看哪一项？", required=False, extract=extract_aspect),)),
         ActionSpec(
-            name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm,
+            name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "你的目标是什么？（减脂/增肌/控糖/保持）", required=False,
-                         extract=extract_goal),
+                         extract=extract_goal, lookup=what_to_change),
                 SlotSpec("height_cm", SlotType.HEIGHT, "身高多少？", required=False, extract=extract_height,
                          minimum=100, maximum=250),
                 SlotSpec("weight_kg", SlotType.WEIGHT, "体重多少？", required=False, extract=extract_weight,
@@ -164,9 +189,12 @@ SPEC = SkillSpec(
                 SlotSpec("city", SlotType.TEXT, "常住哪个城市？", required=False, extract=extract_city),
                 SlotSpec("dislikes", SlotType.TEXT_LIST, "有什么不吃的？", required=False, extract=extract_dislikes),
                 SlotSpec("allergies", SlotType.TEXT_LIST, "对什么过敏？", required=False, extract=extract_allergies),
+                SlotSpec("conditions", SlotType.TEXT_LIST, "有什么慢性病或身体情况吗？", required=False,
+                         extract=extract_conditions),
+                SlotSpec("field", SlotType.TEXT, "要改哪一项？", required=False, extract=extract_field),
             ),
-            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies"),),
-            description="更新目标、身高、体重、城市、忌口或过敏",
+            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions"),),
+            description="更新目标、身高、体重、城市、忌口、过敏或身体情况",
         ),
     ),
 )

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import SkillResult, TimeExpr, corrected_time
+from runtime.skill import SkillResult
+from runtime.skill.parsers import TimeExpr, corrected_time
 from runtime.views import ExecView
 from skills.reminders import store
+from skills.reminders._create import create_reminder
 
 __all__ = ["amend_reminder"]
 
@@ -27,8 +29,6 @@ def _expr(value: Any) -> TimeExpr | None:
 
 def amend_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Replace the reminder just set with one at the corrected time or with the corrected content."""
-    from skills.reminders.skill import create_reminder
-
     new, old = _expr(params.get("when")), _expr((params.get("previous") or {}).get("when"))
     fixed = dict(params)
     if new is not None and old is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from runtime.skill import next_occurrence
+from runtime.skill.parsers import next_occurrence
 
 __all__ = ["next_after"]
 

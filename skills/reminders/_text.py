@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.skill import time_spans
+from runtime.skill.parsers import time_spans
 
 __all__ = ["ALL", "LATEST", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
 
@@ -82,6 +82,9 @@ def _small_int(raw: str) -> int | None:
     if len(raw) == 1:
         return _CN.get(raw)
     return None
+
+
+PICKED = "#"  # a target that names one reminder by its id, picked from a list shown: "#12 吃药"
 
 
 def parse_target(text: str) -> int | str | None:

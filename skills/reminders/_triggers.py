@@ -54,7 +54,9 @@ TRIGGERS: tuple[Trigger, ...] = (
             r"(叫|喊)我.{0,4}(起床|起来)|记得提醒|别让我忘|设(个|一个|置)?.{0,4}(提醒|闹钟)|定(个|一个)?闹钟|"
             r"到时候?(告诉|通知)我"
         ),
-        # someone else reminding me is a story, not a request: 我老婆总是提醒我少喝酒
-        unless=r"(老婆|老公|媳妇|妈妈?|爸爸?|他|她|他们|老师|医生|朋友|同事|领导|老板)(总是|经常|老是|一直|每次都|又|也|天天)提醒我",
+        # someone else reminding me is a story, not a request: 我老婆总是提醒我少喝酒; a question about the
+        # reminders already set is a look at them: 我设了哪些提醒
+        unless=r"(老婆|老公|媳妇|妈妈?|爸爸?|他|她|他们|老师|医生|朋友|同事|领导|老板)(总是|经常|老是|一直|每次都|又|也|天天)提醒我"
+               r"|(设|定|加)(了|过)(哪些|什么|啥|几个|多少)",
     ),
 )

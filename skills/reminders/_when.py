@@ -7,10 +7,11 @@ calendar does not know, 下班后, a second date …) is left unexplained. The e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import TimeExpr, format_when
+from runtime.skill.parsers import TimeExpr, format_when
 
 __all__ = ["as_time", "check_when", "unexplained_question"]
 
@@ -38,9 +39,22 @@ def unexplained_question(when: TimeExpr) -> str | None:
             f"具体什么时候提醒你？请把日期和时间一起告诉我，比如「{example}」。")
 
 
+# a stretch of days, not a day: a reminder needs the day (and the time) out of it
+_STRETCH = re.compile(r"周末|月底|月中|月末|年底|年末|(?<!大)(?:月初|年初)(?![一二三四五六七八九十])|下周(?![一二三四五六日天])|"
+                      r"这周(?![一二三四五六日天])|"
+                      r"本周(?![一二三四五六日天])|过几天|改天|这几天|最近|节后|假期")
+
+
+def stretch_question(when: TimeExpr) -> str | None:
+    """The question to ask when ``when`` names a stretch of days and no time ("周末", "月底")."""
+    if when.has_time or when.rrule or not _STRETCH.search(when.said or ""):
+        return None
+    return f"「{when.said}」具体哪天、几点提醒你？比如「{when.at.month}月{when.at.day}日上午10点」。"
+
+
 def check_when(value: Any) -> str | None:
     """None when the time can be used as it is; otherwise the question that asks for it again."""
     when = as_time(value)
     if when is None:
         return None  # the engine asks the slot's own question for a missing value
-    return unexplained_question(when)
+    return unexplained_question(when) or stretch_question(when)

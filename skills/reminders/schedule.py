@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
-from runtime.skill import format_when
+from runtime.skill.parsers import format_when
 from skills.models import User
 from skills.reminders._recur import next_after
 from skills.reminders.models import OccurrenceState, Reminder, ReminderOccurrence, ReminderStatus, as_utc
@@ -46,6 +47,14 @@ class DuePush:
     user: str
     text: str
     key: str
+    content: str = ""  # what the reminder is about (the focus of "过十分钟再叫我" right after it)
+    due: str = ""  # when it was due, ISO 8601
+
+    def shown(self) -> tuple[str, Any]:
+        """What the user was shown, as the focus of a follow-up: (intent, ``SkillResult``)."""
+        from skills.reminders._followups import fired
+
+        return "reminder.snooze", fired(self.content, self.due)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +127,7 @@ def fire_due(engine: Engine, now: datetime, *, limit: int = 5000, catch_up: bool
         _advance(conn, [rows[i] for i in (*missed, *skipped, *won)], now, late=set(missed))
         pushes = tuple(DuePush(rows[i].user_id, _push_text(rows[i].content, rows[i].due_at,
                                                            now if catch_up else rows[i].due_at, rows[i].tz),
-                               push_key(i))
+                               push_key(i), rows[i].content, as_utc(rows[i].due_at).isoformat())
                        for i in sorted(won, key=lambda i: (rows[i].due_at, i)))
     return Fired(pushes, missed=len(missed), skipped=len(skipped))
 
@@ -224,7 +233,7 @@ def stale_enqueued(engine: Engine, now: datetime, older_than: timedelta, limit: 
             .order_by(_OCC.c.fired_at).limit(limit))
     with engine.connect() as conn:
         return [DuePush(r.user_id, _push_text(r.content, as_utc(r.due_at), as_utc(r.fired_at), r.tz),
-                        push_key(r.id)) for r in conn.execute(stmt)]
+                        push_key(r.id), r.content, as_utc(r.due_at).isoformat()) for r in conn.execute(stmt)]
 
 
 def missed_notice(session: Session, user: str) -> str | None:

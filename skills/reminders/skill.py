@@ -8,26 +8,37 @@ Every write is keyed by the message id, so a retried message never doubles a rem
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from runtime.skill import (
     ActionSpec,
+    DomainObject,
+    Entity,
+    Operation,
     SkillResult,
     SkillSpec,
     SlotSpec,
     SlotType,
-    TimeExpr,
-    describe_rrule,
-    format_when,
 )
+from runtime.skill.parsers import TimeExpr, format_when
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._amend import amend_reminder
-from skills.reminders._listing import left, line, list_reminders, local, lookup_target, target_of
+from skills.reminders._create import create_reminder
+from skills.reminders._followups import FIRED
+from skills.reminders._listing import (
+    extract_period,
+    line,
+    list_reminders,
+    local,
+    lookup_target,
+    target_of,
+)
 from skills.reminders._text import (
     ALL,
     LATEST,
+    PICKED,
     TIMER,
     TIMER_CONTENT,
     extract_content,
@@ -35,7 +46,7 @@ from skills.reminders._text import (
     extract_target,
 )
 from skills.reminders._triggers import TRIGGERS
-from skills.reminders._when import as_time, check_when, unexplained_question
+from skills.reminders._when import as_time, check_when
 
 __all__ = ["SPEC", "SNOOZE_DEFAULT"]
 
@@ -45,40 +56,6 @@ _PAST = "这个时间已经过去了，换个以后的时间吧？比如「明�
 
 def _when(value: Any) -> TimeExpr | None:
     return as_time(value)
-
-
-def _describe(view: ExecView, at: datetime, rrule: str | None) -> str:
-    mine = local(view, at)
-    if rrule:
-        return f"{describe_rrule(rrule, mine)}（第一次：{format_when(mine)}）"
-    return format_when(mine)
-
-
-def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Store the reminder and confirm it back with the resolved time."""
-    when = _when(params.get("when"))
-    content = str(params.get("content") or "").strip()
-    if when is None or not content:
-        return SkillResult("没听清提醒的时间或内容，可以说「明天早上8点提醒我开会」。", ok=False)
-    question = unexplained_question(when)
-    if question:  # never confirm a time that leaves a temporal word unexplained (DESIGN §3.4)
-        return SkillResult(question, ok=False)
-    if when.at <= view.now:
-        return SkillResult(_PAST, ok=False)
-    reminder_id, created = store.create(services.db, user=view.user, content=content, at=when.at,
-                                        rrule=when.rrule, tz=view.tz, msg_id=view.msg_id)
-    said = _describe(view, when.at, when.rrule)
-    if content == TIMER_CONTENT:
-        reply = f"好的，开始计时{left(view, when.at)}，{local(view, when.at):%H:%M:%S} 到点提醒你。"
-    else:
-        reply = f"好的，{said} 提醒你：{content}"
-    return SkillResult(
-        reply,
-        data={"reminder_id": reminder_id, "ref": reminder_id, "created": created, "at": when.at.isoformat(),
-              "rrule": when.rrule},
-        dto={"content": content, "when": said},
-        facts={"last_reminder": f"{said} {content}"},
-    )
 
 
 def cancel_confirm_text(params: Mapping[str, Any]) -> str:
@@ -92,6 +69,8 @@ def cancel_confirm_text(params: Mapping[str, Any]) -> str:
         return "确认取消刚才设的提醒吗？"
     if isinstance(target, int):
         return f"确认取消第{target}个提醒吗？"
+    if target is not None and target.startswith(PICKED):  # "#12 吃药（每天 08:00）"
+        return f"确认取消「{target.split(' ', 1)[-1]}」这条提醒吗？"
     return f"确认取消「{target}」的提醒吗？"
 
 
@@ -123,9 +102,11 @@ def cancel_reminders(view: ExecView, params: Mapping[str, Any], services: Any) -
 
 
 def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Repeat the most recently pushed reminder later (default: in 10 minutes)."""
+    """Repeat the most recently pushed reminder later: at ``when``, after ``later`` minutes, else in 10."""
     when = _when(params.get("when"))
-    at = when.at if when is not None else view.now + SNOOZE_DEFAULT
+    later = params.get("later")
+    wait = timedelta(minutes=float(later)) if isinstance(later, int | float) and later > 0 else SNOOZE_DEFAULT
+    at = when.at if when is not None else view.now + wait
     if at <= view.now:
         return SkillResult(_PAST, ok=False)
     content = store.snooze(services.db, user=view.user, at=at, msg_id=view.msg_id)
@@ -133,16 +114,24 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
         return SkillResult("最近没有发给你的提醒。要新建提醒可以说「10分钟后提醒我关火」。", ok=False)
     said = format_when(local(view, at))
     return SkillResult(f"好的，{said} 再提醒你：{content}", data={"at": at.isoformat()},
-                       dto={"content": content, "when": said})
+                       dto={"content": content, "when": said},
+                       entities=(Entity("reminder", content, None, {"due": at.isoformat()}),))
 
 
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="reminders",
     description="提醒：按时间提醒用户做某事，支持重复、查看、取消和稍后再提醒。",
+    help="设提醒：比如“明天早上8点提醒我带伞”“我的提醒”",
+    objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "行程", "待办", "计时器", "安排",
+                                       "要做的事", "要办的事", "要记着的事", "要记的事"),
+                          ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
+                           (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
+                          noun="提醒", pick="target"),),
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
+            task="设提醒",
             undo="reminder.cancel", undo_with=(("target", LATEST),),
             description="新建提醒",
             slots=(
@@ -151,18 +140,21 @@ SPEC = SkillSpec(
             ),
         ),
         ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒",
+                   task="查看提醒",
                    slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
                                    extract=extract_kind),
-                          SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False))),
+                          SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False),
+                          SlotSpec("period", SlotType.TEXT, "要看哪段时间的提醒？", required=False,
+                                   extract=extract_period))),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
-            confirm_text=cancel_confirm_text, description="取消提醒",
+            confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒",
             slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
                             extract=extract_target, lookup=lookup_target),),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
-            description="稍后再提醒刚才的提醒",
+            description="稍后再提醒刚才的提醒", task="推迟提醒", reports_as="reminder.create", follow=FIRED,
             slots=(SlotSpec("when", SlotType.TIME, "多久以后再提醒你？", required=False),),
         ),
     ),

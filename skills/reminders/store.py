@@ -79,6 +79,9 @@ def select_targets(active: Sequence[ActiveReminder], target: int | str) -> list[
         return [r for r in active if r.number == target]
     if target == ALL:
         return list(active)
+    if target.startswith("#"):  # one picked from a list shown: "#12 吃药"
+        picked = target[1:].split(" ", 1)[0]
+        return [r for r in active if str(r.reminder_id) == picked]
     if target == LATEST:
         return [max(active, key=lambda r: r.reminder_id)] if active else []
     words = target.strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CITIES", "clean_city", "find_city"]
+__all__ = ["CITIES", "clean_city", "find_city", "other_cities"]
 
 _NAMES = """
 北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 无锡 常州 宁波 温州 绍兴 嘉兴 金华 台州 合肥 芜湖 福州 厦门 泉州
@@ -32,3 +32,16 @@ def find_city(text: str) -> str | None:
 def clean_city(name: str) -> str:
     """A user-typed city name without 市/区/县."""
     return _SUFFIX.sub("", name.strip())
+
+
+def other_cities(text: str) -> list[str] | None:
+    """The known cities named in ``text`` after the first ("上海和南京哪个冷" → [南京]), or None."""
+    first = find_city(text)
+    if first is None:
+        return None
+    rest = text[text.find(first) + len(first):]
+    found: list[str] = []
+    while (city := find_city(rest)) is not None:
+        found.append(city)
+        rest = rest[rest.find(city) + len(city):]
+    return [c for c in found if c != first] or None

@@ -15,19 +15,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.skill import (
-    ActionSpec,
-    SkillResult,
-    SkillSpec,
-    SlotSpec,
-    SlotType,
-    parse_time_phrase,
-    skill_cache,
-    time_spans,
-)
+from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
+from runtime.skill.parsers import parse_time_phrase, skill_cache, time_spans
 from runtime.views import ExecView
 from skills.store import get_profile
-from skills.weather._cities import clean_city, find_city
+from skills.weather._cities import clean_city, find_city, other_cities
 from skills.weather._triggers import TRIGGERS
 from skills.weather.provider import CityForecast, CityNotFound, DayForecast, WeatherUnavailable
 
@@ -117,7 +109,33 @@ def _day_line(day: DayForecast, on: date) -> str:
 
 
 def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Answer a weather question for a city and a day."""
+    """Answer a weather question for a city and a day; several cities said at once are each answered,
+    and "哪个冷/哪个热" is answered too."""
+    others = [c for c in params.get("others") or () if isinstance(c, str)]
+    if others and params.get("city"):
+        answers = [_one(view, {**params, "city": c, "others": None}, services) for c in [params["city"], *others]]
+        reply = "\n".join(a.reply for a in answers) + _compared(answers, str(params.get("asked") or ""))
+        return SkillResult(reply, dto={"cities": [a.dto for a in answers]}, facts=answers[0].facts,
+                           ok=all(a.ok for a in answers))
+    return _one(view, params, services)
+
+
+def _compared(answers: list[SkillResult], asked: str) -> str:
+    """"哪个冷": the colder city by the lowest temperature (the warmer by the highest for 哪个热)."""
+    known = [a.dto for a in answers if a.ok and "temp_min" in a.dto]
+    if len(known) < 2 or not re.search(r"哪个|哪边|哪里|谁", asked):
+        return ""
+    if re.search(r"冷|凉", asked):
+        coldest = min(known, key=lambda d: d["temp_min"])
+        return f"\n{coldest['city']}更冷一些（最低{coldest['temp_min']:g}℃），记得多穿点。"
+    if re.search(r"热|暖", asked):
+        warmest = max(known, key=lambda d: d["temp_max"])
+        return f"\n{warmest['city']}更暖和一些（最高{warmest['temp_max']:g}℃）。"
+    return ""
+
+
+def _one(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """One city's weather on one day."""
     word = str(params.get("day") or "今天")
     word = extract_day(word) or "今天"
     city = clean_city(str(params.get("city") or "")) or None
@@ -162,15 +180,26 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     return SkillResult(reply, data=dto, dto={k: v for k, v in dto.items() if k != "date"}, facts={"city": city})
 
 
+def _comparison(text: str) -> str | None:
+    """The words of a comparison ("哪个冷"), kept for the answer."""
+    m = re.search(r"(哪个|哪边|哪里|谁)(更)?(冷|热|暖和?|凉快?)", text)
+    return m.group() if m else None
+
+
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="weather",
     description="查天气",
+    help="天气：比如“明天天气怎么样”",
+    objects=(DomainObject("weather", ("天气预报", "天气", "气温", "温度"), ((Operation.SEE, "weather.query"),),
+                          noun="天气"),),
     actions=(
         ActionSpec(
-            name="query", intent="weather.query", run=query, read_only=True,
+            name="query", intent="weather.query", run=query, read_only=True, task="查天气",
             slots=(
                 SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city, standalone=True),
+                SlotSpec("others", SlotType.TEXT_LIST, "还有别的城市吗？", required=False, extract=other_cities),
+                SlotSpec("asked", SlotType.TEXT, "想问什么？", required=False, extract=_comparison),
                 SlotSpec("day", SlotType.TEXT, "查哪一天？（今天/明天/后天）", required=False, default="今天",
                          extract=extract_day, standalone=True),
             ),

@@ -158,6 +158,17 @@ def test_simulator_refuses_non_json_posts(open_embedded: Stack) -> None:
     assert res.status_code == 415
 
 
+def test_simulator_without_token_is_only_for_a_browser_on_the_same_machine(open_embedded: Stack) -> None:
+    """README: without ADMIN_TOKEN the simulator exists only in embedded mode and only for loopback."""
+    from starlette.testclient import TestClient
+
+    # no `with`: the shared app's lifespan is the running server's, not this client's
+    remote = TestClient(open_embedded.app, client=("192.0.2.7", 5000))
+    assert remote.get("/simulator").status_code == 404
+    assert remote.post("/simulator/api/send", json={"user": "sim-a", "text": "x"}).status_code == 404
+    assert TestClient(open_embedded.app, client=("127.0.0.1", 5000)).get("/simulator").status_code == 200
+
+
 def test_simulator_is_off_without_token_outside_embedded_mode(wx, tmp_path) -> None:
     stack = build_stack(make_settings(tmp_path, wx, REDIS_URL=REAL_REDIS_URL))
     from starlette.testclient import TestClient
@@ -168,12 +179,49 @@ def test_simulator_is_off_without_token_outside_embedded_mode(wx, tmp_path) -> N
     stack.inline.shutdown()
 
 
-def test_metrics_count_requests_turns_and_deliveries(open_embedded: Stack) -> None:
-    say(open_embedded, "metrics-user", "现在几点")
-    open_embedded.transcript.record_delivery("metrics-user", "x", "passive", "sent")
-    text = httpx.get(open_embedded.url + "/metrics").text
+def test_metrics_count_requests_turns_and_deliveries(secured: Stack) -> None:
+    say(secured, "metrics-user", "现在几点")
+    secured.transcript.record_delivery("metrics-user", "x", "passive", "sent")
+    text = httpx.get(secured.url + "/metrics", headers=BEARER).text
     assert 'wxbot_webhook_requests_total{method="POST",route="webhook",status="200"}' in text
     assert "wxbot_webhook_ack_seconds_count" in text
     assert 'wxbot_turns_total{stage="rules"}' in text and "wxbot_redis_up 1.0" in text
     assert 'wxbot_deliveries_total{channel="passive",kind="reply",outcome="sent"} 1.0' in text
     assert 'wxbot_model_tokens_total{kind="prompt"}' in text
+
+
+def test_metrics_on_the_web_port_need_the_admin_token_even_from_loopback(secured: Stack,
+                                                                          open_embedded: Stack) -> None:
+    # the test client is on 127.0.0.1, as nginx is: being local is not a credential
+    assert httpx.get(secured.url + "/metrics").status_code == 404
+    assert httpx.get(secured.url + "/metrics", headers={"Authorization": "Bearer nope"}).status_code == 404
+    assert httpx.get(secured.url + "/metrics", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 404
+    assert httpx.get(open_embedded.url + "/metrics").status_code == 404  # no token set: no /metrics here
+    assert httpx.get(secured.url + "/metrics", headers=BEARER).status_code == 200
+
+
+def test_metrics_addr_serves_the_same_figures_without_a_token(secured: Stack) -> None:
+    from bot.bench import free_port
+    from bot.metrics import serve_metrics
+
+    port = free_port()
+    server, thread = serve_metrics(secured.app.state.metrics, port, "127.0.0.1")
+    try:
+        say(secured, "metrics-addr-user", "现在几点")
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+        assert 'wxbot_webhook_requests_total{method="POST",route="webhook",status="200"}' in text
+        assert "wxbot_redis_up 1.0" in text
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def test_the_admin_cookie_is_secure_when_the_login_came_over_https(secured: Stack) -> None:
+    """Behind nginx the app sees plain HTTP from 127.0.0.1 plus ``X-Forwarded-Proto: https``."""
+    over_tls = httpx.post(secured.url + "/admin/login", data={"token": ADMIN_TOKEN},
+                          headers={"X-Forwarded-Proto": "https"})
+    cookie = over_tls.headers["set-cookie"]
+    assert over_tls.status_code == 303 and "Secure" in cookie and "HttpOnly" in cookie, cookie
+    plain = httpx.post(secured.url + "/admin/login", data={"token": ADMIN_TOKEN})  # a local, plain-HTTP login
+    assert "Secure" not in plain.headers["set-cookie"] and "HttpOnly" in plain.headers["set-cookie"]

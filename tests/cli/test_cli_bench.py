@@ -74,3 +74,16 @@ def test_benchmark_processes_start_from_the_repository_root() -> None:
     from bot.bench._procs import ROOT as spawn_root
 
     assert spawn_root == ROOT
+
+
+def test_wxbot_help_lists_every_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.bench import BENCHES
+
+    modules = {p.stem for p in (ROOT / "bot" / "bench").glob("*.py") if not p.stem.startswith("_")}
+    assert modules == set(BENCHES)  # every benchmark module is declared (and so listed)
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    listed = out.split("benchmarks: ", 1)[1]
+    assert all(name in listed for name in BENCHES), out
+    assert "heldout" in listed

@@ -18,7 +18,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 import skills.migrate
-from skills.db import import_models, init_db, make_engine
+from skills.db import import_models, make_engine
+from skills.migrate import init_db
 
 
 @contextmanager

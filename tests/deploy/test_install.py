@@ -166,8 +166,7 @@ def test_nginx_sends_the_webhook_admin_and_simulator_to_the_app() -> None:
     upstream = re.search(r"upstream wxbot_web \{\s*server ([\d.:]+);", conf)
     assert upstream and upstream.group(1) == "127.0.0.1:8000"
     targets = dict(re.findall(r"location ([^{]+?) \{[^}]*?proxy_pass (\S+);", conf))
-    assert targets == {"/wechat": "http://wxbot_web", "~ ^/(admin|simulator)(/|$)": "http://wxbot_web",
-                       "= /metrics": "http://wxbot_web"}
+    assert targets == {"/wechat": "http://wxbot_web", "~ ^/(admin|simulator)(/|$)": "http://wxbot_web"}
     assert "8001" not in conf and "client_max_body_size 64k;" in conf
 
 
@@ -183,3 +182,18 @@ def test_procfile_names_its_runner_and_runs_wxbot_commands() -> None:
     out = subprocess.run([str(honcho), "-f", str(ROOT / "Procfile"), "check"], capture_output=True, text=True,
                          timeout=60, check=False)
     assert out.returncode == 0 and "web, worker, scheduler" in out.stdout + out.stderr, out.stdout + out.stderr
+
+
+def test_one_scheduler_everywhere_and_the_docs_say_so() -> None:
+    """Compose, the Procfile and systemd run one scheduler; README and deploy/README.md say one, and
+    that a standby belongs on a second machine."""
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    assert "replicas" not in (compose["scheduler"].get("deploy") or {})
+    assert compose["web"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"  # nginx via Docker's gateway
+    assert re.findall(r"^scheduler: .+$", (ROOT / "Procfile").read_text(), re.M) == ["scheduler: wxbot scheduler"]
+    assert not (DEPLOY / "systemd" / "wxbot-scheduler@.service").exists()
+    assert "wxbot-scheduler" in (DEPLOY / "install.sh").read_text()
+    readme = (ROOT / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `wxbot scheduler`"))
+    assert "run two" not in row and "one" in row and "standby" in row, row
+    assert "### One scheduler, and a standby" in (DEPLOY / "README.md").read_text()

@@ -17,8 +17,8 @@ from sqlmodel import Session, SQLModel, select
 from bot.cli import main
 from bot.commands.db import schema_gate
 from bot.settings import Settings
-from skills.db import import_models, init_db, make_engine
-from skills.migrate import SchemaError, head, status, upgrade_engine
+from skills.db import import_models, make_engine
+from skills.migrate import SchemaError, head, init_db, status, upgrade_engine
 from skills.models import ExerciseLog, HealthProfile, PantryItem, User
 from skills.reminders.models import Reminder
 from tests.harness.pg import throwaway_database, with_fresh_schema

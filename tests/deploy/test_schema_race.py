@@ -61,3 +61,31 @@ def test_without_the_schema_lock_the_same_start_fails(empty_db: str) -> None:
     failures = [o for o in outputs if o != "ok"]
     assert failures, outputs
     assert all(("already exists" in o or "UniqueViolation" in o or "locked" in o) for o in failures), failures
+
+
+def test_a_new_connection_waits_for_the_wal_switch_while_another_process_writes(tmp_path: Path) -> None:
+    """The cause of the race above on SQLite: switching a file to WAL while another connection holds
+    its write lock fails at once ("database is locked", no busy wait); a new connection must wait."""
+    import sqlite3
+    import threading
+    import time
+
+    path = tmp_path / "wxbot.db"
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")  # the file is still in rollback-journal mode: no WAL yet
+    writer.execute("CREATE TABLE t (i INTEGER)")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):  # SQLite's own answer: no waiting
+        sqlite3.connect(path, timeout=5).execute("PRAGMA journal_mode=WAL")
+    release = threading.Timer(0.5, writer.execute, args=("COMMIT",))
+    release.start()
+    engine = make_engine(f"sqlite:///{path}")
+    started = time.monotonic()
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("SELECT count(*) FROM t").scalar() == 0
+        assert time.monotonic() - started >= 0.3
+    finally:
+        release.join()
+        engine.dispose()
+        writer.close()

@@ -17,6 +17,7 @@ from runtime.views import ExecView
 from skills.datetime import SPEC as DATETIME
 from skills.dinner._triggers import TRIGGERS as DINNER_RULES
 from skills.exercise._triggers import TRIGGERS as EXERCISE_RULES
+from skills.smalltalk.skill import SPEC as SMALLTALK
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 11, 30, 18, 0, tzinfo=TZ)
@@ -49,13 +50,13 @@ def _activity(text: str) -> str | None:
 
 
 DINNER = SkillSpec("dinner", (ActionSpec(
-    "plan", "dinner.plan", _plan, repeatable=True, slots=(
+    "plan", "dinner.plan", _plan, repeatable=True, task="安排晚饭", slots=(
         SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20, hint="告诉我人数就行，比如“3个人”"),
         SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", hint="比如“100元”"),
         SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？", required=False, ask_once=True),
     )),), triggers=tuple(t for t in DINNER_RULES if t.intent == "dinner.plan"))
 EXERCISE = SkillSpec("exercise", (ActionSpec(
-    "log", "exercise.log", _log, writes=True, any_of=(("minutes", "distance_km"),),
+    "log", "exercise.log", _log, writes=True, any_of=(("minutes", "distance_km"),), task="记录运动",
     confirm_text=lambda p: f"确认记录{p['activity']}吗？", slots=(
         SlotSpec("activity", SlotType.TEXT, "做了什么运动？", extract=_activity),
         SlotSpec("minutes", SlotType.DURATION, "运动了多久？", required=False),
@@ -87,6 +88,6 @@ class Bot:
 @pytest.fixture
 def bot() -> Bot:
     ledger = Ledger()
-    engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry([DINNER, EXERCISE, DATETIME]),
+    engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry([DINNER, EXERCISE, DATETIME, SMALLTALK]),
                     services=ledger)
     return Bot(engine, ledger)

@@ -107,11 +107,11 @@ def test_a_correction_after_a_finished_plan_plans_again(bot: Bot) -> None:
 
 def test_small_talk_is_answered_in_kind_and_the_feature_list_offered_once(bot: Bot) -> None:
     thanks = bot.say("谢谢你")
-    assert thanks.replies and texts.CAPABILITIES not in thanks.replies[0]
+    assert thanks.replies and texts.capabilities(bot.engine.registry) not in thanks.replies[0]
     first = bot.say("给我讲讲量子力学吧")
     second = bot.say("帮我订张去上海的机票")
-    assert texts.CAPABILITIES in first.replies[0] or texts.CAPABILITIES in second.replies[0]
-    assert not (texts.CAPABILITIES in first.replies[0] and texts.CAPABILITIES in second.replies[0])
+    assert texts.capabilities(bot.engine.registry) in first.replies[0] or texts.capabilities(bot.engine.registry) in second.replies[0]
+    assert not (texts.capabilities(bot.engine.registry) in first.replies[0] and texts.capabilities(bot.engine.registry) in second.replies[0])
 
 
 @pytest.mark.parametrize("setup, message", [
@@ -127,13 +127,5 @@ def test_deciding_never_changes_the_context(bot: Bot, setup: tuple[str, ...], me
     engine = bot.engine
     ctx = engine.peek("u1")
     before = dump_context(ctx)
-    from runtime._turnstate import TurnState
-    from runtime.turn import TurnTrace
-
-    inbound = Inbound(user="u1", text=message, msg_id="probe", at=bot.now)
-    turn = TurnState(inbound=inbound, ctx=ctx, now=bot.now, tz=engine.tz, trace=TurnTrace(), llm=None)
-    view = engine._router_view(turn)
-    from runtime._summary import build_model_summary
-
-    engine._decide(turn, view, build_model_summary(ctx))
+    engine.probe(Inbound(user="u1", text=message, msg_id="probe", at=bot.now), ctx=ctx)
     assert dump_context(ctx) == before

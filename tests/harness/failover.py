@@ -16,7 +16,7 @@ from bot.bench import free_port
 from bot.wechat.testkit import FakeWeChatServer, WebhookDriver
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "failover-token"
+TOKEN = "failover-test-token-01"  # `wxbot serve` with Redis refuses tokens under 16 characters
 ECHO = "bot.wechat.testkit.echo:build_engine"
 
 

@@ -88,6 +88,19 @@ def test_score_counts_in_scope_accuracy_false_tasks_and_local_misses() -> None:
     assert "confusion" not in report
 
 
+def test_misses_reaching_the_router_are_the_unsure_ones_and_the_local_misses() -> None:
+    outcomes = [
+        Outcome("smp2017", "weather", "intent_model", "weather.query", unsure=True),   # right: not a miss
+        Outcome("smp2017", "weather", "intent_model", "chitchat", unsure=True),        # miss, unsure: reaches
+        Outcome("smp2017", "weather", "intent_model", "chitchat"),                     # miss, sure: stays
+        Outcome("smp2017", "chat", "fallback", "unknown"),                             # miss, no local stage
+        Outcome("cais", "PlayMusic", "intent_model", "unknown", unsure=True),          # out of scope: not counted
+    ]
+    report = score(outcomes)
+    assert (report["in_scope_misses"], report["misses_reaching_router"]) == (3, 2)
+    assert report["in_scope_unsure_share"] == pytest.approx(2 / 4, abs=1e-4)
+
+
 def test_goal_and_confusion_table() -> None:
     outcomes = [_o("weather", "weather.query", "rules", decider="rules[weather.query]")] * 12 + [
         _o("weather", "unknown")] + [_o("video", "unknown")] * 30
@@ -145,6 +158,7 @@ def test_run_scores_through_the_engine_and_prints_no_sentence(
     assert report["sentences"] == 6 and report["in_scope"] == 3
     assert report["errors"] == {} and report["llm_calls"] == 0
     assert report["turns_per_second"] > 0
+    assert 0 < report["unsure_below"] < 1 and report["misses_reaching_router"] <= report["in_scope_misses"]
     assert sum(report["stages"].values()) == 6
     for text in written:
         assert text not in out

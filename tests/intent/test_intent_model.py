@@ -12,8 +12,6 @@ import pytest
 
 from runtime.intent import (
     DEFAULT_THRESHOLD,
-    INTENT_LABELS,
-    WRITE_INTENTS,
     IntentModel,
     IntentPrediction,
     LinearIntentModel,
@@ -21,6 +19,7 @@ from runtime.intent import (
 )
 from runtime.intent._corpus import DEFAULT_DATA_DIR, load_split
 from runtime.intent._metrics import report
+from skills import registry
 
 # Measured by `python -m runtime.intent.train` (see runtime/intent/REPORT.md): accuracy 0.9771,
 # macro F1 0.9877, false-task rate 0.0008 at threshold 0.55. Floors leave 0.02 of slack.
@@ -115,9 +114,9 @@ def test_obvious_examples(model: LinearIntentModel, text: str, label: str) -> No
 def test_out_of_scope_never_starts_a_task(model: LinearIntentModel, text: str) -> None:
     prediction = model.predict(text)
     assert prediction.label in {"unknown", "chitchat"}, prediction
-    assert not prediction.starts_task
+    assert prediction.label not in registry().write_intents()
     probabilities = dict(zip(model.labels, model.probabilities(text).tolist(), strict=True))
-    task_risk = sum(p for label, p in probabilities.items() if label in WRITE_INTENTS)
+    task_risk = sum(p for label, p in probabilities.items() if label in registry().write_intents())
     assert task_risk < 0.1, (text, task_risk)
 
 
@@ -142,7 +141,7 @@ def test_small_talk_and_vague_requests_are_confidently_not_tasks(model: LinearIn
 @pytest.mark.parametrize("text", ["", "   ", "？？？", "😀😀", "a" * 5000, "\x00\n\t", "１２３４"])
 def test_odd_input_gives_a_valid_prediction(model: LinearIntentModel, text: str) -> None:
     prediction = model.predict(text)
-    assert prediction.label in INTENT_LABELS
+    assert prediction.label in registry().labels()
     assert 0.0 <= prediction.confidence <= 1.0
 
 
@@ -159,7 +158,7 @@ def test_prediction_shape(model: LinearIntentModel) -> None:
 
 
 def test_model_knows_exactly_the_design_labels(model: LinearIntentModel) -> None:
-    assert set(model.labels) == set(INTENT_LABELS)
+    assert set(model.labels) == set(registry().labels())
 
 
 def test_default_threshold_matches_the_artifact(model: LinearIntentModel) -> None:

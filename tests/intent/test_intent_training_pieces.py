@@ -8,10 +8,10 @@ import pytest
 
 from runtime.intent._corpus import map_cais, map_dialogflow, map_smp, reminder_label
 from runtime.intent._features import FeatureConfig, char_ngrams, normalize
-from runtime.intent._metrics import choose_threshold, false_task_rate, macro_f1, report
+from runtime.intent._metrics import choose_threshold, false_task_rate, macro_f1, report, use_labels
 from runtime.intent._synth import OWN_EXAMPLES, generate
 from runtime.intent._traditional import TABLE_FILE, build_pairs, to_simplified, translation
-from runtime.intent._types import INTENT_LABELS
+from skills import registry
 
 
 def test_normalize_folds_width_case_digits_and_punctuation() -> None:
@@ -50,6 +50,7 @@ def test_public_label_mapping() -> None:
 
 
 def test_false_task_rate_counts_only_confident_task_guesses_on_non_task_gold() -> None:
+    use_labels(not_a_skill=frozenset({"unknown", "chitchat"}), writes=registry().task_intents())
     gold = ["unknown", "chitchat", "weather.query", "reminder.create"]
     pred = ["reminder.create", "pantry.update", "weather.query", "unknown"]
     conf = [0.9, 0.4, 0.9, 0.9]
@@ -79,7 +80,7 @@ def test_own_examples_file_matches_the_generator() -> None:
     with OWN_EXAMPLES.open(encoding="utf-8") as handle:
         stored = [(row["text"], row["label"]) for row in map(json.loads, handle)]
     assert stored == generate()
-    assert {label for _, label in stored} <= set(INTENT_LABELS)
+    assert {label for _, label in stored} <= set(registry().labels())
 
 
 def test_traditional_characters_fold_to_simplified() -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.cascade.fallback import FallbackStage, tools_for_turn
+from runtime.cascade.fallback import FallbackStage, bundle_for, tools_for_turn
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM
-from runtime.llm.agent import NO_LLM_REPLY, UNAVAILABLE_REPLY, StopReason, finalize
+from runtime.llm.agent import NO_LLM_REPLY, UNAVAILABLE_REPLY, FallbackAgent, StopReason, finalize
 from runtime.llm.testkit import FakeOpenAI, error, reply, tool_call, tool_calls
-from runtime.llm.tools import Bundle, choose_bundle
+from runtime.llm.tools import Bundle
 from runtime.views import ModelSummary, RouterView
+from skills import registry
 
 from ._skills import NOW, READ_ONLY_INTENTS, World
 
@@ -25,23 +26,30 @@ def _tools(world: World) -> list:  # type: ignore[type-arg]
     return tools_for_turn(world.skills(), world.run_action, READ_ONLY_INTENTS, lambda: NOW)
 
 
-def _ask(llm: object, world: World, text: str, hints: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+def _ask(llm: object, world: World, text: str, hints: tuple[str, ...] = (),  # type: ignore[no-untyped-def]
+         offline: str | None = None):
+    if offline is not None:  # the agent's own API: the caller's no-model answer on failure
+        return FallbackAgent(llm).answer(text, SUMMARY.text, _tools(world), hints=hints, offline=offline,  # type: ignore[arg-type]
+                                         choice=world.choice(text))
     stage = FallbackStage(llm)  # type: ignore[arg-type]
-    return stage.handle(RouterView(text=text, origin="text"), SUMMARY, _tools(world), hints=hints)
+    return stage.handle(RouterView(text=text, origin="text"), SUMMARY, _tools(world), hints=hints,
+                        choice=world.choice(text))
 
 
 @pytest.mark.parametrize(
-    ("text", "bundle", "intents"),
+    ("text", "bundle", "includes", "excludes"),
     [
-        ("哈哈你真有意思", Bundle.CHAT, ()),
-        ("明天要带伞吗", Bundle.INFO, ("datetime.query", "weather.query")),
-        ("我有哪些提醒来着", Bundle.SKILL, ("reminder.list",)),
-        ("今天的提醒", Bundle.SKILL, ("datetime.query", "weather.query", "reminder.list")),
+        ("哈哈你真有意思", Bundle.CHAT, (), ()),
+        ("明天天气要带伞吗", Bundle.SKILL, ("weather.query",), ("reminder.list", "dinner.plan")),
+        ("我有哪些提醒来着", Bundle.SKILL, ("reminder.list", "reminder.cancel"), ("weather.query",)),
+        ("这礼拜运动得够不够啊", Bundle.SKILL, ("exercise.history",), ("weather.query", "datetime.query")),
     ],
 )
-def test_bundle_is_chosen_per_turn(text: str, bundle: Bundle, intents: tuple[str, ...]) -> None:
-    choice = choose_bundle(text)
-    assert choice.bundle is bundle and choice.intents == intents
+def test_bundle_comes_from_the_objects_the_message_names(text: str, bundle: Bundle, includes: tuple[str, ...],
+                                                        excludes: tuple[str, ...]) -> None:
+    choice = bundle_for(text, registry().objects)
+    assert choice.bundle is bundle
+    assert set(includes) <= set(choice.intents) and not set(excludes) & set(choice.intents)
 
 
 def test_no_llm_gives_a_friendly_fixed_answer_with_a_hint(world: World) -> None:
@@ -68,7 +76,7 @@ def test_information_question_runs_a_read_tool_and_answers(fake: FakeOpenAI, llm
     outcome = _ask(llm, world, "北京明天要带伞吗")
     assert outcome.reply == "北京明天小雨，8到12度，记得带伞。" and outcome.stopped is StopReason.ANSWER
     first, second = fake.chat_requests
-    assert first.tool_names == ["datetime_query", "weather_query"]  # the info bundle only
+    assert first.tool_names == ["weather_query"]  # the tools of what the message names, nothing else
     tool_message = second.messages[-1]
     assert tool_message["role"] == "tool" and "小雨" in tool_message["content"]
     assert "{" not in tool_message["content"]
@@ -77,15 +85,23 @@ def test_information_question_runs_a_read_tool_and_answers(fake: FakeOpenAI, llm
 
 def test_tool_errors_are_fed_back_as_results(fake: FakeOpenAI, llm: OpenAILLM, world: World) -> None:
     fake.script(tool_calls(("weather_query", {"city": "火星"}, None), ("weather_query", {"city": "崩溃"}, None),
-                           ("reminder_list_typo", {}, None), ("datetime_query", "{not json", None)),
+                           ("reminder_list_typo", {}, None)),
                 reply("抱歉，查不到火星的天气。"))
     outcome = _ask(llm, world, "火星天气如何")
     assert outcome.reply == "抱歉，查不到火星的天气。"
     results = [m["content"] for m in fake.chat_requests[1].messages if m["role"] == "tool"]
     assert results[0] == "出错：没有这个城市的天气"
     assert results[1] == "出错：查询失败，请换个方式回答。" and "10.0.0.7" not in fake.chat_requests[1].prompt_text
-    assert "没有这个工具" in results[2] and "参数" in results[3]
+    assert "没有这个工具" in results[2]
     assert any(e.startswith("tool_error:weather_query") for e in outcome.errors)
+
+
+def test_broken_tool_arguments_are_a_model_failure(fake: FakeOpenAI, llm: OpenAILLM, world: World) -> None:
+    fake.script(tool_call("datetime_query", "{not json"))
+    outcome = _ask(llm, world, "今天几号", offline="今天是12月1日，星期二。")
+    assert outcome.failed and outcome.stopped is StopReason.LLM_UNAVAILABLE
+    assert outcome.reply == "今天是12月1日，星期二。"  # the caller's no-model answer
+    assert outcome.errors == ("llm_error:LLMBadOutput",) and world.weather_calls == 0
 
 
 def test_a_repeated_identical_call_ends_the_loop(fake: FakeOpenAI, llm: OpenAILLM, world: World) -> None:

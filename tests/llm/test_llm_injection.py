@@ -17,7 +17,7 @@ SUMMARY = ModelSummary("用户在查看自己的提醒。")
 
 def _run(llm: OpenAILLM, world: World, text: str):  # type: ignore[no-untyped-def]
     tools = tools_for_turn(world.skills(), world.run_action, READ_ONLY_INTENTS, lambda: NOW)
-    return FallbackStage(llm).handle(RouterView(text=text, origin="text"), SUMMARY, tools)
+    return FallbackStage(llm).handle(RouterView(text=text, origin="text"), SUMMARY, tools, choice=World().choice(text))
 
 
 def _assert_clean(requests: list[RecordedRequest]) -> None:

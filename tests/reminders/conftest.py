@@ -17,7 +17,8 @@ from runtime.clock import SettableClock
 from runtime.parsers.timephrase import parse_time_phrase
 from runtime.skill import SkillResult
 from runtime.views import make_exec_view
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.reminders import run_due
 from skills.reminders._text import extract_content, extract_target
 from skills.reminders.schedule import DuePush

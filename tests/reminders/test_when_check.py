@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=TZ)
 
 KNOWN = ("明天早上8点", "下周三", "12月24日晚上8点", "国庆前两天下午3点", "腊月二十三晚上", "每天早上7点", "中秋节",
-         "后天", "下午3点", "周五晚上", "元旦", "平安夜晚上", "10分钟后", "月底", "冬至", "下周一到周五每天早上7点",
+         "后天", "下午3点", "周五晚上", "元旦", "平安夜晚上", "10分钟后", "月底晚上8点", "冬至", "下周一到周五每天早上7点",
          "每隔两小时", "母亲节", "大年初二", "半个月后")
 # temporal-looking words the parser has no rule for: each one must make the bot ask
 UNKNOWN = ("开斋节", "复活节", "泼水节", "排灯节", "下班后", "睡前", "放学后", "生日那天", "开学那天", "发工资那天",
@@ -89,3 +90,17 @@ def test_a_missing_or_malformed_value_is_left_to_the_engine() -> None:
 
 def test_an_old_value_without_the_new_fields_still_passes() -> None:
     assert check_when({"at": "2026-12-02T08:00:00+08:00", "rrule": None, "has_time": True, "span": [0, 6]}) is None
+
+
+@pytest.mark.parametrize("said", ["月底", "周末", "这个月底", "月初", "年底"])
+def test_a_stretch_of_days_without_a_time_is_asked_about(said: str) -> None:
+    expr = parse_time_phrase(f"{said}提醒我交房租", NOW)
+    assert expr is not None
+    question = check_when(expr.to_param())
+    assert question is not None and f"「{expr.said}」" in question and "几点" in question
+
+
+@pytest.mark.parametrize("said", ["月底晚上8点", "周末上午10点", "周六", "明天"])
+def test_a_day_or_a_stretch_with_a_time_is_not(said: str) -> None:
+    expr = parse_time_phrase(f"{said}提醒我交房租", NOW)
+    assert expr is not None and check_when(expr.to_param()) is None

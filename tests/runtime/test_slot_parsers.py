@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.parsers.numbers import normalize_numerals
+from runtime.parsers.numbers import approximate_numerals, normalize_numerals
 from runtime.parsers.slots import (
     PARSERS,
     parse_choice,
@@ -34,6 +34,9 @@ COUNTS = [
     ("3", True, 3), ("3", False, None), ("我们三个人吃", False, 3), ("十个人", True, 10),
     ("二十个人", True, 20), ("十二个人", True, 12), ("五六个人", True, 6), ("两三个人", False, 3),
     ("3个大人2个小孩", False, 5), ("两个大人一个孩子", True, 3), ("４个人", True, 4), ("随便", True, None),
+    # said roughly, or by the dozen
+    ("十来个", True, 10), ("十来个人吃饭", False, 10), ("二十多个", False, 25), ("一打", True, 12), ("半打", False, 6),
+    ("就我们仨", True, 3), ("我们俩", False, 2),
 ]
 
 
@@ -141,6 +144,10 @@ DURATIONS = [
     ("三刻钟", False, 45.0), ("一个半小时", False, 90.0), ("1.5小时", False, 90.0), ("2小时20分", False, 140.0),
     ("两个小时", False, 120.0), ("一个钟头", False, 60.0), ("45min", False, 45.0), ("40", True, 40.0),
     ("40", False, None), ("很久", True, None),
+    # said roughly: about, a little over, a range, "an hour or so"
+    ("半个钟头左右", True, 30.0), ("半个钟头左右", False, 30.0), ("四十来分钟", True, 40.0), ("十来分钟", False, 10.0),
+    ("二十多分钟", False, 25.0), ("个把小时", True, 60.0), ("一个多小时", False, 75.0), ("两个多钟头", True, 135.0),
+    ("一个半钟头", False, 90.0), ("四五十分钟", True, 45.0), ("大概40分钟吧", True, 40.0), ("5公里", True, None),
 ]
 
 
@@ -150,7 +157,9 @@ def test_duration(text: str, answer: bool, expected: float | None) -> None:
 
 
 DISTANCES = [("5公里", 5.0), ("五公里", 5.0), ("3千米", 3.0), ("10km", 10.0), ("跑了5k", 5.0), ("5.5公里", 5.5),
-             ("800米", 0.8), ("10米", None), ("5kg", None), ("很远", None)]
+             ("800米", 0.8), ("10米", None), ("5kg", None), ("很远", None),
+             ("五公里多一点", 5.0), ("十来公里", 10.0), ("三四公里", 3.5), ("一公里半", 1.5), ("两千米", 2.0),
+             ("跑了个半马", 21.1), ("40分钟", None)]
 
 
 @pytest.mark.parametrize(("text", "expected"), DISTANCES)
@@ -158,9 +167,15 @@ def test_distance(text: str, expected: float | None) -> None:
     assert parse_distance(text, False) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [("6", 6.0), ("大概8公里", 8.0), ("五六公里吧", 5.5), ("40分钟", None)])
+def test_distance_as_an_answer(text: str, expected: float | None) -> None:
+    assert parse_distance(text, True) == expected
+
+
 HEIGHTS = [("身高180", False, 180.0), ("175cm", False, 175.0), ("1米8", False, 180.0), ("一米七五", False, 175.0),
            ("1.75米", False, 175.0), ("1米75", False, 175.0), ("165公分", False, 165.0), ("170", True, 170.0),
-           ("170", False, None), ("身高999", False, None)]
+           ("170", False, None), ("身高999", False, None), ("一米七二", False, 172.0), ("一米七五左右", True, 175.0),
+           ("一米八几", False, 185.0)]
 
 
 @_table(parse_height, HEIGHTS)
@@ -170,7 +185,8 @@ def test_height(text: str, answer: bool, expected: float | None) -> None:
 
 WEIGHTS = [("70公斤", False, 70.0), ("70kg", False, 70.0), ("140斤", False, 70.0), ("一百四十斤", False, 70.0),
            ("体重65", False, 65.0), ("65.5公斤", False, 65.5), ("65", True, 65.0), ("65", False, None),
-           ("5公斤", False, None)]
+           ("5公斤", False, None), ("一百三十斤", False, 65.0), ("一百三十来斤", True, 65.0), ("130多斤", False, 67.5),
+           ("体重更新为70", False, 70.0), ("体重130", False, 65.0), ("130", True, 130.0), ("六十五公斤左右", True, 65.0), ("身高170", True, None)]
 
 
 @_table(parse_weight, WEIGHTS)
@@ -183,6 +199,15 @@ def test_weight(text: str, answer: bool, expected: float | None) -> None:
 ])
 def test_normalize_numerals(text: str, expected: str) -> None:
     assert normalize_numerals(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("四十来分钟", "40分钟"), ("二十多个", "25个"), ("130多斤", "135斤"), ("个把小时", "1小时"), ("一打鸡蛋", "12个鸡蛋"),
+    ("半打鸡蛋", "6个鸡蛋"), ("四五十分钟", "40-50分钟"), ("一公里半", "1.5公里"), ("打了两小时球", "打了2小时球"),
+    ("五点四十五", "5点45"), ("十来点", "10来点"),
+])
+def test_approximate_numerals(text: str, expected: str) -> None:
+    assert approximate_numerals(text) == expected
 
 
 def test_every_slot_type_has_a_parser() -> None:

@@ -15,6 +15,7 @@ from _contexts import OPENID, rich_context
 from runtime._summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.context import ConversationRuntimeContext, PausedTask, SkillSession
 from runtime.views import ExecView, ModelSummary, RouterView, make_exec_view
+from skills import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -123,7 +124,7 @@ def _assert_clean(text: str) -> None:
 
 def test_model_summary_of_a_full_context_is_a_short_clean_sentence() -> None:
     ctx = rich_context(OPENID)
-    text = build_model_summary(ctx).text
+    text = build_model_summary(ctx, registry().task_name).text
     _assert_clean(text)
     assert OPENID not in text and "3人" in text and "预算100元" in text
 
@@ -136,15 +137,15 @@ def test_model_summary_stays_short_when_everything_is_long() -> None:
                                                          params={"user": OPENID}),
                                    resume_question="继续吗", paused_at=NOW))
     ctx.summary.goal = "减脂" * 50
-    _assert_clean(build_model_summary(ctx).text)
+    _assert_clean(build_model_summary(ctx, registry().task_name).text)
 
 
 def test_model_summary_of_a_new_conversation() -> None:
-    _assert_clean(build_model_summary(ConversationRuntimeContext.empty(OPENID)).text)
+    _assert_clean(build_model_summary(ConversationRuntimeContext.empty(OPENID), registry().task_name).text)
 
 
 def test_model_summary_never_copies_json_typed_by_the_user() -> None:
     ctx = rich_context(OPENID)
     assert ctx.active is not None
     ctx.active.params["content"] = '{"user":1}'
-    _assert_clean(build_model_summary(ctx).text)
+    _assert_clean(build_model_summary(ctx, registry().task_name).text)

@@ -14,7 +14,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from runtime.views import ExecView, make_exec_view
-from skills.db import init_db, make_engine
+from skills.db import make_engine
+from skills.migrate import init_db
 from skills.services import Services
 
 TZ = "Asia/Shanghai"

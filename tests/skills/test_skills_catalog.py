@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.dinner.catalog import CATEGORIES, load_catalog
+from skills.dinner.catalog import CATEGORIES, Dish, load_catalog
 
 
 def test_catalog_has_enough_dishes_of_every_category() -> None:
@@ -18,11 +18,12 @@ def test_catalog_has_enough_dishes_of_every_category() -> None:
 
 
 @pytest.mark.parametrize("dish", load_catalog().dishes, ids=lambda d: d.name)
-def test_dish_nutrition_matches_its_ingredients(dish: object) -> None:
+def test_dish_nutrition_matches_its_ingredients(dish: Dish) -> None:
     catalog = load_catalog()
-    assert hasattr(dish, "ingredients_g")
-    d = catalog.dish(dish.name)  # type: ignore[attr-defined]
-    assert d is not None and d.steps and d.ingredients_g
+    d = catalog.dish(dish.name)
+    assert d is dish and d.ingredients_g
+    for name, grams in d.amounts_g.items():  # a serving is the recipe's amounts shared by the people they feed
+        assert d.ingredients_g[name] == pytest.approx(grams / d.feeds, abs=0.06), name  # to 0.1 g
     kcal = sum(catalog.ingredients[n].per_100g.kcal * g / 100 for n, g in d.ingredients_g.items())
     assert d.nutrition.kcal == pytest.approx(kcal, abs=1)
     assert d.nutrition.kcal > 0
@@ -47,5 +48,5 @@ def test_prices_and_sources_are_present() -> None:
 def test_lookup_by_alias() -> None:
     catalog = load_catalog()
     assert catalog.canonical("西红柿") == "番茄"
-    found = catalog.find_dish("西红柿炒鸡蛋怎么做")
-    assert found is not None and found.name == "番茄炒蛋"
+    found = catalog.find_dish("番茄炒蛋怎么做")
+    assert found is not None and found.name == "西红柿炒鸡蛋"

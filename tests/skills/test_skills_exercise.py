@@ -71,19 +71,25 @@ def test_log_spec_and_confirmation() -> None:
     assert action.confirm_text({"activity": "跑了", "distance_km": 5.0}) == "确认记录：跑步 5公里吗？"
 
 
-def test_history_this_week_and_last_7_days(services: Services, make_view: View) -> None:
+def test_history_by_period_per_activity(services: Services, make_view: View) -> None:
     now = datetime(2026, 12, 2, 20, 0, tzinfo=TZ)  # Wednesday
     for i, (days_ago, act, minutes) in enumerate([(0, "跑步", 30.0), (1, "跑步", 20.0), (4, "游泳", 40.0),
                                                    (9, "跳绳", 10.0)]):
         exercise.log(make_view(msg_id=f"h{i}", now=now - timedelta(days=days_ago)),
                      {"activity": act, "minutes": minutes}, services)
-    result = exercise.history(make_view(now=now), {}, services)
-    week, last7 = result.dto["this_week"], result.dto["last_7_days"]
-    assert set(week) == {"跑步"} and week["跑步"]["times"] == 2 and week["跑步"]["minutes"] == 50
-    assert set(last7) == {"跑步", "游泳"}
-    assert "本周" in result.reply and "最近7天" in result.reply
-    other = exercise.history(make_view(user="nobody", now=now), {}, services)
-    assert "还没有记录" in other.reply
+    week = exercise.history(make_view(now=now), {"period": "这周"}, services)
+    assert week.dto["times"] == 2 and set(week.dto["per_activity"]) == {"跑步"}
+    assert week.dto["per_activity"]["跑步"]["minutes"] == 50 and "本周" in week.reply and "2次" in week.reply
+    last7 = exercise.history(make_view(now=now), {}, services)  # no period: the last 7 days
+    assert set(last7.dto["per_activity"]) == {"跑步", "游泳"} and "最近7天" in last7.reply
+    assert [e.name for e in last7.entities] == ["跑步", "游泳"] and all(e.kind == "activity" for e in last7.entities)
+    month = exercise.history(make_view(now=now), {"period": "上个月"}, services)
+    assert month.dto["period"] == "11月" and set(month.dto["per_activity"]) == {"游泳", "跳绳"}
+    runs = exercise.history(make_view(now=now), {"period": "本月", "activity": "跑步"}, services)
+    assert runs.dto["times"] == 2 and [e.kind for e in runs.entities] == ["workout", "workout"]
+    assert "12月1日" in runs.reply and "12月2日" in runs.reply
+    other = exercise.history(make_view(user="nobody", now=now), {"period": "今年"}, services)
+    assert "今年还没有记录" in other.reply and other.dto["times"] == 0
 
 
 def test_weekly_plan_depends_on_goal_and_level(services: Services, make_view: View) -> None:

@@ -1,10 +1,11 @@
-"""Test kit: a real OpenAI-compatible HTTP server with scripted replies and faults.
+"""Test kit: a real OpenAI-compatible HTTP server with scripted replies, faults and behaviour modes.
 
 Used by wxbot's own tests and by anyone writing conversation tests that need a model.
 """
 
 from __future__ import annotations
 
+from ._modes import ROLE_PLAY, IdealAnswer, Mode, RequestKind, message_of, mode_step, request_kind
 from ._script import (
     RecordedRequest,
     Reply,
@@ -22,7 +23,11 @@ from ._script import (
 from ._server import FakeOpenAI
 
 __all__ = [
+    "ROLE_PLAY",
     "FakeOpenAI",
+    "IdealAnswer",
+    "Mode",
+    "RequestKind",
     "RecordedRequest",
     "Reply",
     "Step",
@@ -31,7 +36,10 @@ __all__ = [
     "error",
     "json_reply",
     "malformed",
+    "message_of",
+    "mode_step",
     "reply",
+    "request_kind",
     "respond",
     "tool_call",
     "tool_calls",

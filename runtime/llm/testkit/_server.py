@@ -6,11 +6,12 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from ._modes import IdealAnswer, Mode, mode_step
 from ._script import Delay, Disconnect, Dynamic, HTTPFault, Malformed, RecordedRequest, Reply, Step
 
 __all__ = ["FakeOpenAI"]
@@ -34,6 +35,8 @@ class FakeOpenAI:
     provider, without consuming a scripted step. When the script is empty the fake answers with
     ``default`` if given, else HTTP 500 ``x-should-retry: false`` and counts it in ``exhausted``.
     ``api_key`` set means requests without ``Authorization: Bearer <api_key>`` get 401.
+    ``set_mode`` makes the default answer a whole behaviour (see ``Mode``): sensible, garbage, slow,
+    HTTP 500, HTTP 400 or injection.
     """
 
     def __init__(
@@ -99,6 +102,13 @@ class FakeOpenAI:
         """An environment mapping pointing every profile at this fake."""
         return {"OPENAI_BASE_URL": self.base_url, "OPENAI_API_KEY": self.api_key or "test-key",
                 "OPENAI_MODEL": model, **extra}
+
+    def set_mode(self, mode: Mode | str, *, table: Mapping[str, IdealAnswer] | None = None,
+                 slow_s: float = 30.0) -> None:
+        """Answer every request not scripted otherwise as ``mode`` (``table`` for ``sensible``)."""
+        step = mode_step(mode, table=table, slow_s=slow_s)
+        with self._lock:
+            self.default = step
 
     # -- script ----------------------------------------------------------------------------------
     def script(self, *steps: Step) -> None:

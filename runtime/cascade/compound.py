@@ -1,0 +1,93 @@
+"""Stage ``rules`` (compound): one message, several requests ("明早8点提醒我带身份证，明晚7点提醒我取蛋糕",
+"3个人吃饭预算120 顺便5点提醒我去买菜"). Each request is carried out in turn, none is dropped.
+
+The message is cut where people join requests (punctuation, spaces, 顺便/另外/还有…); each piece that a
+rule or the domain reads as a request starts a part, and the pieces no rule reads (预算120, 不吃辣) stay
+with the request before them. Two parts or more make a compound. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.turn import Stage
+
+__all__ = ["CompoundStage"]
+
+_JOINS = re.compile(r"[，,。；;！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
+Reader = Callable[[str], str | None]
+Check = Callable[[str, str], bool]  # (intent, words) → whether it holds
+Shares = Callable[[str, str, str], bool]  # (taker, owner, words) → the taker reads the owner's values in the words
+
+
+class CompoundStage:
+    """Several requests in one message, each read on its own.
+
+    ``read`` gives the intent a piece asks for by itself; ``shares(taker, owner, words)`` whether the
+    taker's action reads in the words the very values the owner's would (a restriction, a goal);
+    ``complete(intent, words)`` whether the words are all that intent needs; ``confirms`` the intents
+    that write only after a yes. The same request said in two
+    pieces is one ("设一个明早8点的提醒，提醒我带伞") unless each piece is complete ("明早8点提醒我带身份证，
+    明晚7点提醒我取蛋糕"); a piece that would be a confirmed write of its own is a value of the request
+    beside it when that request takes it ("6个人聚餐，孩子对花生过敏": the restriction of the dinner).
+    """
+
+    stage = Stage.RULES
+
+    def __init__(self, read: Reader, shares: Shares, complete: Check, read_only: frozenset[str],
+                 confirms: frozenset[str]) -> None:
+        self._read = read
+        self._shares = shares
+        self._complete = complete
+        self._read_only = read_only
+        self._confirms = confirms
+
+    def parts(self, text: str) -> list[tuple[str, str]]:
+        """(intent, words) of each request in ``text``, in order; one part when it is a single request."""
+        parts: list[tuple[str | None, str]] = []
+        for piece in (p.strip() for p in _JOINS.split(text)):
+            if not piece:
+                continue
+            intent = self._read(piece)
+            if parts and (intent is None or parts[-1][0] is None or self._same(parts[-1], (intent, piece))):
+                before, said = parts[-1]
+                parts[-1] = (before or intent, f"{said}，{piece}")
+            else:
+                parts.append((intent, piece))
+        merged = True
+        while merged and len(parts) > 1:  # a confirmed write beside a request that takes it is its value
+            merged = False
+            for n in range(len(parts) - 1):
+                winner = self._taker(parts[n], parts[n + 1])
+                if winner is not None:
+                    parts[n:n + 2] = [(winner, f"{parts[n][1]}，{parts[n + 1][1]}")]
+                    merged = True
+                    break
+        return [(i, w) for i, w in parts if i]
+
+    def _same(self, before: tuple[str | None, str], piece: tuple[str, str]) -> bool:
+        return before[0] == piece[0] and not (self._complete(piece[0], before[1]) and self._complete(*piece))
+
+    def _taker(self, left: tuple[str | None, str], right: tuple[str | None, str]) -> str | None:
+        (a, said_a), (b, said_b) = left, right
+        if a is None or b is None:
+            return a or b
+        if a in self._confirms and self._shares(b, a, said_a):
+            return b
+        if b in self._confirms and self._shares(a, b, said_b):
+            return a
+        return None
+
+    def match(self, turn: TurnInput) -> Match | None:
+        if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
+            return None
+        found = self.parts(turn.text)
+        tasks = [p for p in found if p[0] not in self._read_only]
+        if len(found) < 2 or not tasks:
+            return None  # one request (a question beside a task is the rules' "also")
+        return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
+                     params={"parts": [words for _, words in found]},
+                     detail="compound: " + " + ".join(intent for intent, _ in found))

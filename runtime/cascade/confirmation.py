@@ -1,0 +1,50 @@
+"""Stage ``expected_input`` (confirmation): "不对，是40分钟" while a write waits for yes/no.
+
+The pending params change and the question stands; a bare number that fits no value clearly asks
+which one it changes. Yes and no themselves are the control stage's. Pure.
+"""
+
+from __future__ import annotations
+
+from runtime._slots import changed_slots, nearest_number_slot, number_readings
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.lexicon import follow_up_fragment
+from runtime.parsers.correction import CORRECTION
+from runtime.skill import SkillRegistry
+from runtime.turn import Stage
+
+__all__ = ["ConfirmationStage"]
+
+
+class ConfirmationStage:
+    """Corrections of a pending confirmation."""
+
+    stage = Stage.EXPECTED_INPUT
+
+    def __init__(self, registry: SkillRegistry) -> None:
+        self._registry = registry
+
+    def match(self, turn: TurnInput) -> Match | None:
+        pending, text = turn.pending, turn.view.text
+        if pending is None or turn.view.expected_field is not None:
+            return None
+        action = self._registry.action(pending.skill, pending.action)
+        if action is None or not CORRECTION.search(text):
+            return None
+        found = changed_slots(action, pending.params, text, turn.now, corrections=False)
+        fragment = follow_up_fragment(text)
+        if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
+            changed = action.follow_up(pending.params, fragment) or {}
+            found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
+        if not found:
+            found = nearest_number_slot(action, pending.params, text, turn.now)
+        readings = number_readings(action, pending.params, text, turn.now) if not found else []
+        if readings:  # a bare number that fits no value clearly: ask which one it changes
+            return Match(self.stage, Kind.FILL, intent=pending.intent,
+                         params={"slots": {}, "readings": {name: value for _, name, value in readings}},
+                         detail=f"bare number: which of {[name for _, name, _ in readings]}")
+        if not found:
+            return None
+        return Match(self.stage, Kind.FILL, intent=pending.intent, params={"slots": found},
+                     detail=f"correction {sorted(found)} of the pending confirmation")

@@ -1,0 +1,55 @@
+"""Stage ``rules`` (domain): operation × object (DESIGN §3.6).
+
+A message that names one object of the skills' domain ("闹钟", "冰箱", "运动记录") and an operation on it
+in everyday words ("都关了", "瞧瞧", "清空") is that object's intent, when the two (with the values said
+beside them) explain the whole message — combinations nobody wrote a rule for. Two objects that fit
+equally become a short question. Pure; wording only, never the user's data.
+"""
+
+from __future__ import annotations
+
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.lexicon import Span, explained, operations, value_spans
+from runtime.skill import SkillRegistry
+from runtime.turn import Stage
+
+__all__ = ["DomainStage"]
+
+CONFIDENCE = 0.85
+
+
+class DomainStage:
+    """Operation words × object words → the intent that does it."""
+
+    stage = Stage.RULES
+
+    def __init__(self, registry: SkillRegistry) -> None:
+        self._objects = registry.objects
+
+    def match(self, turn: TurnInput) -> Match | None:
+        if turn.view.origin not in ("text", "voice") or not turn.text:
+            return None
+        text = turn.text
+        named = [(obj, m.span()) for obj in self._objects for m in obj.pattern.finditer(text)]
+        if not named:
+            return None
+        taken = [span for _, span in named]
+        ops = [(op, s) for op, s in operations(text) if not any(a < s[1] and s[0] < b for a, b in taken)]
+        found: dict[str, list[Span]] = {}
+        for obj, ospan in named:
+            for op, pspan in ops:
+                intent = obj.intent_for(op)
+                if intent is not None:
+                    found.setdefault(intent, []).extend((ospan, pspan))
+        if not found:
+            return None
+        spans = [s for group in found.values() for s in group] + value_spans(text)
+        if not explained(text, spans, slack=max(1, len(text) // 8)):
+            return None
+        if len(found) > 1:
+            options = tuple((intent, intent) for intent in list(found)[:2])
+            return Match(self.stage, Kind.CLARIFY, intent=options[0][0], confidence=0.5, options=options,
+                         detail=f"domain: {', '.join(found)}")
+        intent = next(iter(found))
+        return Match(self.stage, Kind.INTENT, intent=intent, confidence=CONFIDENCE, detail="domain: operation × object")

@@ -1,0 +1,357 @@
+"""Stage ``rules`` (focus): a message read against the last result (DESIGN §3.4).
+
+After the pending question and before a new request, a message may refer back to what was just shown.
+The skill's declarations decide (``ActionSpec.follow``, its ``DomainObject`` s): a modifier changes the
+shown result ("便宜点", "再来个汤"), a derived question is answered for the shown entity ("还有几天"),
+a pick selects from what was shown ("第二道怎么做", "把第一个删了"), an elliptical follow-up that names
+only a slot value re-runs the action with it ("那广州呢", "后天呢"), a correction or "提前半小时" changes
+what was just done, "取消刚才那个" takes it back. A candidate must explain the whole message; the first
+that does wins. Pure: the focus is read, never changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from runtime._slots import extract_all, parse_slot, time_slots
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.cascade._pick import Picked, pick
+from runtime.cascade.expected_input import QUESTION
+from runtime.cascade.rules import RuleRouter
+from runtime.context import Focus
+from runtime.lexicon import (
+    Span,
+    ahead_minutes,
+    clauses,
+    explained,
+    follow_up_fragment,
+    is_correction,
+    operations,
+    unexplained,
+    value_spans,
+)
+from runtime.skill import (
+    ActionSpec,
+    DomainObject,
+    Entity,
+    Modifier,
+    Operation,
+    Question,
+    SkillRegistry,
+    SlotType,
+)
+from runtime.turn import Stage
+
+__all__ = ["FocusStage"]
+
+_UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
+                   r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
+                   r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
+_SAID = "_said"  # a candidate whose values are the words of the message, read as a new request reads them
+_DEIXIS = re.compile(r"那个|这个|那条|这条|那件|这件")
+_BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
+_UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
+CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    intent: str
+    params: Mapping[str, Any]
+    spans: tuple[Span, ...]
+    detail: str
+
+
+class FocusStage:
+    """Reads a message against the focus; proposes the follow-up that explains it whole."""
+
+    stage = Stage.RULES
+
+    def __init__(self, registry: SkillRegistry, rules: RuleRouter) -> None:
+        self._registry = registry
+        self._rules = rules
+        self._read_only = registry.read_only_intents()
+
+    def match(self, turn: TurnInput) -> Match | None:
+        """The follow-up of the focus this message is, or None."""
+        focus, view = turn.focus, turn.view
+        if focus is None or view.origin not in ("text", "voice"):
+            return None
+        found = self._registry.for_intent(focus.intent)
+        if found is None:
+            return None
+        action = found[1]
+        text = turn.text
+        waits = turn.session is not None or turn.pending is not None
+        undone = None if waits else self.undo(turn)
+        if undone is not None:
+            return undone
+        declared = self._declared(turn, focus, action)
+        if declared is not None and _SAID in declared.params:  # read from the words, as a new request is
+            return Match(self.stage, Kind.INTENT, intent=declared.intent, confidence=CONFIDENCE,
+                         detail=f"focus: {declared.detail}")
+        for before in turn.earlier if declared is None else ():  # "要买些啥" after a recipe opened from the plan
+            earlier = self._registry.for_intent(before.intent)
+            declared = self._declared(turn, before, earlier[1]) if earlier is not None else None
+            if declared is not None:
+                break
+        if declared is not None and (not waits or declared.intent in self._read_only):
+            return Match(self.stage, Kind.REFER, intent=declared.intent, confidence=CONFIDENCE,
+                         params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
+        if turn.session is not None and focus.intent not in self._read_only:
+            return None
+        said = self._said_again(turn, focus)
+        if said is not None:
+            return said
+        return self._bare(turn, focus, action, text) if turn.pending is None else None
+
+    def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
+        """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
+        that write back."""
+        focus = turn.focus
+        found = self._registry.for_intent(focus.intent) if focus is not None else None
+        if found is None or found[1].undo is None or not (bare or _UNDO.match(turn.text)):
+            return None
+        return Match(self.stage, Kind.INTENT, intent=found[1].undo, confidence=CONFIDENCE,
+                     params=dict(found[1].undo_with), detail=f"takes back the last {focus.intent if focus else ''}")
+
+    # -- declared follow-ups: modifiers, derived questions, picks ----------------------------
+    def _declared(self, turn: TurnInput, focus: Focus, action: ActionSpec) -> _Candidate | None:
+        text = turn.text
+        entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
+        values = value_spans(text)
+        kinds = dict.fromkeys(e.kind for e in focus.entities)
+        about = tuple(q for k in kinds if (o := self._registry.object(k)) is not None for q in o.questions)
+        rules: tuple[Modifier | Question, ...] = (*action.follow.questions, *about, *action.follow.modifiers)
+        for rule in rules:
+            found = list(rule.regex.finditer(text))
+            if not found:
+                continue
+            m = found[0]
+            picked = pick(text, focus.entities, taken=[f.span() for f in found])
+            if rule.entity and picked is None:
+                continue
+            if isinstance(rule, Question) and picked is not None and picked.by == "name":
+                continue  # "今天星期几" names its day: a question of its own, not one about the day shown
+            entity = entities[picked.position - 1] if picked else _only(entities, rule)
+            built = rule.apply(focus.params, m, entity, focus.shown)
+            if built is None:
+                continue
+            spans = (*(f.span() for f in found), *(picked.spans if picked else ()), *self._object_spans(text, entity))
+            if isinstance(rule, Modifier):
+                spans = (*spans, *values, *_said(text, focus.params, built))
+                if self._explains(text, spans) or self._inert(unexplained(text, list(spans))):
+                    return _Candidate(rule.intent or focus.intent, built, spans, f"{rule.name}")
+                continue  # what else the message says is a request of its own
+            elif any(not _inside(v, spans) for v in values) or not self._explains(text, spans, strict=True):
+                continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
+            if self._explains(text, spans):
+                return _Candidate(self._intent_of(rule, focus), built, spans, f"{rule.name}")
+        picked = pick(text, focus.entities)
+        chosen = self._picked(text, focus, picked) if picked is not None else None
+        return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
+                or self._operation_on_words(text, focus))
+
+    def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
+        """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
+        just shown: the intent of the focus's skill that does it."""
+        ops = operations(text)
+        if not ops or not explained(text, [s for _, s in ops]):
+            return None
+        found = self._registry.for_intent(focus.intent)
+        skill = found[0] if found is not None else None
+        kinds = {e.kind for e in focus.entities}
+        objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
+        for op, _ in ops:
+            intents = {i for o in objects if (i := o.intent_for(op)) is not None}
+            if len(intents) == 1:
+                intent = intents.pop()
+                params = dict(focus.params) if intent == focus.intent else {}
+                return _Candidate(intent, params, tuple(s for _, s in ops), f"{op.value} of what was shown")
+        return None
+
+    def _operation_on_words(self, text: str, focus: Focus) -> _Candidate | None:
+        """An operation and a few words naming one thing of the kind just shown ("打疫苗那个取消吧" after
+        the reminders): that thing, by those words (the skill looks them up, or asks which); or a new record
+        of that kind said with its values ("再加一个，后天上午10点看牙医", "你记一下 有牛奶和一块豆腐")."""
+        found = self._registry.for_intent(focus.intent)
+        if found is None or self._rules.classify(text) is not None \
+                or any(o.pattern.search(text) for o in self._registry.objects):
+            return None  # a request in its own words ("取消所有提醒") is the rules' to read
+        about = {e.kind for e in focus.entities}
+        objects = [o for o in found[0].objects if o.name in about or o.intent_for(Operation.SEE) == focus.intent]
+        for a, b in clauses(text):  # the clause that says what to do ("…取消吧", not "改时间了")
+            clause = text[a:b]
+            ops = operations(clause)
+            if len(ops) != 1:
+                continue
+            op, span = ops[0]
+            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
+            for obj in objects if 2 <= len(words) <= 8 else ():  # the object the result was about
+                intent = obj.intent_for(op)
+                if intent is not None and obj.pick and intent in self._takes(obj):
+                    return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
+                                      f"{op.value} of 「{words}」")
+        for op, span in operations(text):
+            if op not in (Operation.CREATE, Operation.CHANGE):
+                continue
+            for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
+                intent = obj.intent_for(op)
+                if intent is not None:
+                    return _Candidate(intent, {_SAID: text}, (span,), f"{op.value} with its words")
+        return None
+
+    def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
+        """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
+        of the message explained or asking for nothing: the same action with that value."""
+        names = action.follow.slots
+        if not names:
+            return None
+        text = turn.text
+        said = {k: v for k, v in extract_all(action, text, turn.now).items() if k in names and v != focus.params.get(k)}
+        if not said:  # said alone, as an answer would be: exactly one typed slot reads it
+            lenient = {s.name: v for s in action.slots if s.name in names and s.parser not in _UNTYPED
+                       and (v := parse_slot(s, text, answer=True, now=turn.now)) is not None}
+            said = lenient if len(lenient) == 1 else {}
+        said = {k: v for k, v in said.items() if v != focus.params.get(k)}
+        if not said:
+            return None
+        spans = (*values, *_said(text, focus.params, said))
+        if not self._explains(text, spans):
+            return None
+        return _Candidate(focus.intent, {**focus.params, **said}, spans, f"slots {sorted(said)} said again")
+
+    def _picked(self, text: str, focus: Focus, picked: Picked) -> _Candidate | None:
+        obj = self._registry.object(picked.entity.kind)
+        if obj is None or obj.pick is None:
+            return None
+        taken = list(picked.spans)
+        ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
+        takes = self._takes(obj)
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes), None)
+        if intent is None and not ops:
+            intent = obj.intent_for(obj.default)
+        if intent is None or intent not in takes:
+            return None  # nothing it can do to one shown item (a list of all is not about the one picked)
+        entity = picked.entity
+        params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
+        params[obj.pick] = entity.ref if entity.ref is not None else entity.name
+        spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
+        if not self._explains(text, spans):
+            return None
+        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
+
+    def _explains(self, text: str, spans: tuple[Span, ...], *, strict: bool = False) -> bool:
+        """Whether ``spans`` explain the message: all of it but a little (``strict``: one character), or
+        every clause but those that ask for nothing ("再多一个素菜，怕他吃不饱": the second clause says why,
+        not what; "行 就这样 要买些啥": the first one agrees)."""
+        def slack(part: str) -> int:
+            return 1 if strict else _slack(part)
+
+        if explained(text, list(spans), slack=slack(text)):
+            return True
+        parts = clauses(text)
+        rest = [(a, b) for a, b in parts if not explained(text[a:b], _within(spans, a, b), slack=slack(text[a:b]))]
+        return len(rest) < len(parts) and all(self._inert(text[a:b]) for a, b in rest)
+
+    def _inert(self, clause: str) -> bool:
+        """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""
+        return (not operations(clause) and self._rules.classify(clause) is None
+                and not any(o.pattern.search(clause) for o in self._registry.objects))
+
+    def _intent_of(self, rule: Modifier | Question, focus: Focus) -> str:
+        """What a rule runs: its own intent, a question of an object its object's "see", else the focus's."""
+        obj = self._registry.object(rule.kind) if isinstance(rule, Question) and rule.kind else None
+        seen = obj.intent_for(Operation.SEE) if obj is not None else None
+        return rule.intent or seen or focus.intent
+
+    def _takes(self, obj: DomainObject) -> set[str]:
+        """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
+        found = (self._registry.for_intent(intent) for _, intent in obj.ops)
+        return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
+
+    def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
+        obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None
+        return [m.span() for m in obj.pattern.finditer(text)] if obj is not None else []
+
+    # -- the same action again, with something changed ---------------------------------------
+    def _said_again(self, turn: TurnInput, focus: Focus) -> Match | None:
+        """"那广州呢" / "不对，是6个人" / "提前半小时提醒我": the last action with the changed part."""
+        text = turn.text
+        ahead = ahead_minutes(text)
+        if ahead is not None:
+            if not time_slots(self._registry, focus.intent, focus.params):
+                return None  # nothing timed to count back from: a request of its own
+            return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
+                         params={"fragment": text, "correction": True, "ahead": ahead},
+                         detail=f"{focus.intent} moved {ahead:g} minutes earlier")
+        fragment = follow_up_fragment(text)
+        if fragment is None or self._rules.classify(text) is not None:
+            return None
+        corrected = is_correction(text)
+        return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
+                     params={"fragment": fragment, "correction": corrected},
+                     detail=f"{'correction' if corrected else 'follow-up'} of {focus.intent}: {fragment}")
+
+    def _bare(self, turn: TurnInput, focus: Focus, action: ActionSpec, said: str) -> Match | None:
+        """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short
+        message that is nothing but slots of the last action changes them (a correction of a write)."""
+        text = _BARE_TAIL.sub("", said)
+        intent = focus.intent
+        if not text or len(text) > 8 or (not action.read_only and QUESTION.search(said)):
+            return None  # a question ("明天有啥安排") does not correct what was just done
+        routed = self._rules.classify(said)
+        if routed is not None and not (routed[0] == intent and action.read_only and action.follow_up is not None):
+            return None  # a request of its own (a query's own hook may still read it as a follow-up: 那天星期几)
+        amend = action.amend is not None and not action.read_only
+        # only a slot said in its own form ("早上8点", "杭州") changes it, never free text ("好", "太麻烦了");
+        # a query with its own follow-up hook says itself whether the text changes it ("周五")
+        telling = {s.name for s in action.slots if s.standalone or s.parser not in _UNTYPED}
+        if action.read_only and action.follow_up is not None:
+            if action.follow_up(focus.params, text) is None:
+                return None
+        elif not (action.read_only or action.repeatable or amend) \
+                or not telling & set(extract_all(action, text, turn.now)):
+            return None
+        return Match(self.stage, Kind.FOLLOW_UP, intent=intent, confidence=CONFIDENCE,
+                     params={"fragment": text, "correction": amend},
+                     detail=f"bare {'correction' if amend else 'follow-up'} of {intent}: {text}")
+
+
+def _slack(text: str) -> int:
+    """Characters a follow-up may leave unexplained: one in a short message, a quarter of a long one."""
+    return max(1, round(sum("\u4e00" <= ch <= "\u9fff" for ch in text) * 0.25))
+
+
+def _said(text: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Span]:
+    """Where ``text`` says the values a follow-up changed ("花生" of a new restriction): explained too."""
+    words: list[str] = []
+    for key, value in after.items():
+        if value == before.get(key):
+            continue
+        items = value if isinstance(value, list) else [value]
+        was = before.get(key)
+        old: list[Any] = was if isinstance(was, list) else [was]
+        words += [str(v) for v in items if isinstance(v, str) and v and v not in old]
+    return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), text)]
+
+
+def _only(entities: list[Entity], rule: Modifier | Question) -> Entity | None:
+    """The entity a rule is about when none was picked: the only one shown (of the kind a question of an
+    object asks about, when it belongs to one)."""
+    kind = getattr(rule, "kind", None)
+    fits = [e for e in entities if kind is None or e.kind == kind]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _inside(span: Span, spans: tuple[Span, ...]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def _within(spans: tuple[Span, ...], start: int, end: int) -> list[Span]:
+    """``spans`` cut to ``start..end`` and made relative to it."""
+    return [(max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and start < b]

@@ -1,0 +1,30 @@
+"""The parsers and calendar facts skills use (DESIGN §3.6): the skill-facing half of ``runtime.parsers``.
+
+Values of TIME slots reach skills as ``TimeExpr.to_param()`` dicts; the time-phrase type, its
+formatting, the calendar facts (festivals, lunar dates, solar terms) and the restriction reader are part
+of the skill protocol, so a skill needs nothing else from ``runtime/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.keys import skill_cache
+from runtime.parsers import festivals
+from runtime.parsers.correction import corrected_time
+from runtime.parsers.dietary import parse_restrictions
+from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar
+from runtime.parsers.recurrence import next_occurrence
+from runtime.parsers.slots import PARSERS
+from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, parse_time_phrase, time_spans
+
+__all__ = ["TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "next_occurrence",
+           "next_solar_term", "parse_restrictions", "parse_time_phrase", "parse_value", "skill_cache",
+           "solar_term_on", "solar_to_lunar", "time_spans"]
+
+
+def parse_value(kind: str, text: str, *, answer: bool = False) -> Any:
+    """A value of slot type ``kind`` ("count", "money", "duration", …) in ``text``, or None; ``answer``
+    reads leniently, as the answer to a question (a bare "3"). Not for "time": use parse_time_phrase."""
+    parser = PARSERS.get(str(kind))
+    return parser(text, answer) if parser is not None else None

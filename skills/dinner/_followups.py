@@ -1,0 +1,134 @@
+"""How a dinner plan just shown is followed up (DESIGN §3.4): what may change, and what may be asked.
+
+Each rule reads the plan's params (people, budget, dietary, avoid, extra, dishes) and returns the
+params of the plan to make instead; everything not said stays as it was. The dishes of a plan are
+entities of the recipe book's ``dish`` object, so "第二道怎么做" opens that recipe by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.skill import Entity, FollowUps, Modifier, Question
+from runtime.skill.parsers import parse_value
+from skills.dinner._budget import budget_total
+from skills.dinner._dietary import extract_dietary
+
+__all__ = ["FOLLOW_UPS"]
+
+Params = Mapping[str, Any]
+_DIGITS = {"一": 1, "两": 2, "二": 2, "俩": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+           "十": 10}
+_KIND = {"汤": "soup", "羹": "soup", "凉菜": "vegetable", "冷菜": "vegetable", "素菜": "vegetable", "青菜": "vegetable",
+         "蔬菜": "vegetable", "荤菜": "protein", "肉菜": "protein", "硬菜": "protein", "肉": "protein", "菜": "dish"}
+
+
+def _number(said: str | None, default: int = 1) -> int:
+    if not said:
+        return default
+    return int(said) if said.isdigit() else _DIGITS.get(said, default)
+
+
+def _said_budget(text: str, people: int) -> float | None:
+    value = parse_value("money", text)
+    if isinstance(value, str):
+        return budget_total(value, people)
+    return float(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def _kept(params: Params) -> dict[str, Any]:
+    """The plan's params without what only one answer asked for (the shopping list alone)."""
+    return {k: v for k, v in params.items() if k != "show"}
+
+
+def _cheaper(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    people = int(params["people"])
+    now = budget_total(params["budget"], people)
+    said = _said_budget(m.string, people)
+    total = shown.get("total")
+    spent = float(total) if isinstance(total, int | float) and 0 < total < now else now
+    budget = said if said is not None and said < now else max(1.0, round(spent * 0.8))
+    return {**_kept(params), "budget": float(budget)}
+
+
+def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    people = int(params["people"])
+    now = budget_total(params["budget"], people)
+    said = _said_budget(m.string, people)
+    return {**_kept(params), "budget": float(said if said is not None and said > now else round(now * 1.3))}
+
+
+def _people(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    delta = -_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n"))
+    people = int(params["people"]) + delta
+    return {**_kept(params), "people": people} if 1 <= people <= 20 else None
+
+
+def _fewer(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    dishes = shown.get("dishes")
+    said = re.search(rf"(?P<n>{_N})\s*(?:个|道|样)菜", m.string)
+    count = _number(said.group("n") if said else None, 0) or (int(dishes) - 1 if isinstance(dishes, int) and dishes > 1
+                                                              else 1)
+    return {**_kept(params), "dishes": max(1, count)}
+
+
+def _add(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    kind = _KIND.get(m.group("kind"), "dish")
+    return {**_kept(params), "extra": [*params.get("extra", []), *([kind] * _number(m.group("n")))]}
+
+
+def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    if entity is None or entity.kind != "dish" or entity.attrs.get("minor"):
+        return None
+    return {**_kept(params), "avoid": [*params.get("avoid", []), entity.name]}
+
+
+_POINTING = re.compile(r"第|最后|头一|这|那|它|菜$")
+
+
+def _restrict(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    named, said = m.group("food"), m.group("obj")
+    if said and (_POINTING.search(said) or (entity is not None and said == entity.name)):
+        return None  # "第一个菜换掉", "宫保鸡丁换掉": a dish of the plan, not an ingredient (the swap reads it)
+    items = [named] if named else (extract_dietary("不吃" + said) if said else extract_dietary(m.string)) or []
+    if not items or (entity is not None and not said and all(i == entity.name for i in items)):
+        return None
+    before = list(params.get("dietary") or [])
+    return {**_kept(params), "dietary": [*before, *(i for i in items if i not in before)]}
+
+
+def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    return {**_kept(params), "show": "shopping"}
+
+
+_N = r"[一两二三四五六七八九十俩仨\d]"
+FOLLOW_UPS = FollowUps(
+    slots=("people", "budget", "dietary"),
+    questions=(
+        Question("shopping list", r"(购物|买菜|采购)清单|清单|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜",
+                 _shopping),
+    ),
+    modifiers=(
+        Modifier("cheaper", r"便宜|省(点|些|一点|一些)?钱?|太贵|贵了|少花|花少|预算(低|少|降)|降(低)?(点|一点)?预算|节约|实惠",
+                 _cheaper),
+        Modifier("richer", r"丰盛|好一点|好点|贵一点|多花|预算(?:再)?(?:高|多|加|提)|加(?:点)?预算|提高预算|吃好点|多给|宽裕",
+                 _richer),
+        Modifier("more or fewer people",
+                 rf"(?:多|加|添|再来|又来|还有)了?\s*(?P<more_n>{_N}+)?\s*(?:个|位|名)?\s*(?:人|客人|朋友|同事|亲戚|小孩|孩子)"
+                 rf"|(?P<less>少|减|去掉)了?\s*(?P<less_n>{_N}+)?\s*(?:个|位)?\s*人|也(?:要)?(?:过|回)?来", _people),
+        Modifier("fewer dishes",
+                 rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
+                 r"只要一(?:个|道)菜|简单点|简单些", _fewer),
+        Modifier("add a dish",
+                 rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:个|道|份|点|些)?\s*"
+                 r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|菜)", _add),
+        Modifier("restriction",
+                 r"(?:有|带)(?P<food>[\u4e00-\u9fa5]{1,4})的(?:菜)?(?:都|全)?(?:换|不要|去掉)"
+                 r"|(?:把)?(?P<obj>[\u4e00-\u9fa5]{1,6}?)(?:都|全)?(?:换掉|换了|去掉|拿掉|不要了)"
+                 r"|不吃|不要|不能吃|不想吃|过敏|忌口|吃素|素食|清真|别放|不放|不加", _restrict),
+        Modifier("swap a dish", r"换掉|换一(?:个|道)|换个|换道|换成别的|换了|换一下|不要了?|不想吃|去掉|撤掉|拿掉|别要", _swap,
+                 entity=True),
+    ),
+)

@@ -1,0 +1,154 @@
+"""exercise.log: one workout, on the day it was done (昨晚, 上周六 …), with its energy estimate; how a
+correction of it is read ("不对，是前天"), and what to ask when no amount was said."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from runtime.skill import SkillResult
+from runtime.skill.parsers import parse_value
+from runtime.views import ExecView
+from skills.exercise._history import workout_entity
+from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, estimate, find_activity, said_activity
+from skills.exercise._when import WorkoutTime, extract_day, resolve_day
+from skills.models import ExerciseLog
+from skills.store import get_profile, insert_once
+
+__all__ = ["confirm_log", "corrected_log", "how_long", "log", "num", "weight_of"]
+
+
+def num(value: Any) -> float | None:
+    """A positive number from a slot value, else None."""
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None
+
+
+def _activity(params: Mapping[str, Any]) -> str | None:
+    raw = params.get("activity")
+    return find_activity(str(raw)) if raw else None
+
+
+def weight_of(services: Any, user: str) -> tuple[float, bool]:
+    """The weight energy is estimated with: the profile's, else the default (and True: assumed)."""
+    profile = get_profile(services.db, user)
+    if profile is not None and profile.weight_kg:
+        return float(profile.weight_kg), False
+    return DEFAULT_WEIGHT_KG, True
+
+
+def _amount(minutes: float | None, km: float | None, estimated: bool = False) -> str:
+    parts = []
+    if km:
+        parts.append(f"{km:g}公里")
+    if minutes:
+        parts.append(f"约{round(minutes)}分钟" if estimated else f"{minutes:g}分钟")
+    return "、".join(parts)
+
+
+def _when(params: Mapping[str, Any], now: datetime) -> WorkoutTime | None:
+    said = params.get("day")
+    return resolve_day(str(said), now) if isinstance(said, str) and said else None
+
+
+def _day_text(done: datetime, said: str, view: ExecView) -> str:
+    """How the reply names the day of a workout: "12月1日（昨天晚上）"; nothing for one done today."""
+    local = done.astimezone(ZoneInfo(view.tz))
+    if not said or (local.date() == view.now.astimezone(ZoneInfo(view.tz)).date() and said.startswith("今天")
+                    and len(said) <= 2):
+        return ""
+    dated = f"{local.month}月{local.day}日"
+    return f"{dated}（{said}）" if said != dated else dated
+
+
+def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Record one workout (once per message) on the day said (else now), with its energy estimate."""
+    activity = _activity(params)
+    minutes, km = num(params.get("minutes")), num(params.get("distance_km"))
+    if activity is None:
+        said = params.get("activity") or ""
+        return SkillResult(f"“{said}”这个运动我还不认识，换个说法试试？比如跑步、快走、游泳、跳绳、力量训练。", ok=False)
+    when = _when(params, view.now)
+    if params.get("day") and when is None:
+        return SkillResult(f"“{params['day']}”是哪天我没算出来，换个说法试试？比如“昨天”“上周六”“12月1日”。", ok=False)
+    if when is not None and when.future:
+        return SkillResult(f"{when.said}还没到呢，运动完再跟我说吧。", ok=False)
+    weight, assumed = weight_of(services, view.user)
+    try:
+        est = estimate(activity, minutes=minutes, distance_km=km, weight_kg=weight)
+    except ValueError:
+        return SkillResult(f"{activity}多长时间？告诉我分钟数就能算消耗。", ok=False)
+    done = when.at if when is not None else view.now
+    named = said_activity(str(params.get("activity") or "")) or activity  # "俯卧撑", as said, not 力量训练
+    row = ExerciseLog(user_id=view.user, activity=named, minutes=est.minutes, distance_km=km, met=est.met,
+                      weight_kg=weight, weight_assumed=assumed, kcal=est.kcal,
+                      done_at=done.astimezone(UTC), source_msg_id=view.msg_id)
+    stored, inserted = insert_once(services.db, row, msg_id=view.msg_id, user=view.user, tz=view.tz)
+    amount = _amount(stored.minutes, stored.distance_km, est.minutes_estimated)
+    head = "记下了" if inserted else "这条已经记过了"
+    day = _day_text(stored.done_at if stored.done_at.tzinfo else stored.done_at.replace(tzinfo=UTC),
+                    str(params.get("day") or ""), view)
+    reply = f"{head}：{day}{stored.activity} {amount}，约消耗{round(stored.kcal)}千卡（MET {stored.met:g}）。"
+    if stored.weight_assumed:
+        reply += f"你还没填体重，先按{DEFAULT_WEIGHT_KG:g}公斤估算；说“体重70公斤”可以算得更准。"
+    dto = {"activity": stored.activity, "minutes": stored.minutes, "distance_km": stored.distance_km,
+           "kcal": round(stored.kcal), "met": stored.met, "weight_assumed": stored.weight_assumed,
+           "recorded_now": inserted}
+    return SkillResult(reply, data={**dto, "ref": stored.id}, dto=dto, facts={"last_exercise": stored.activity},
+                       entities=(workout_entity(stored, view.tz),))
+
+
+def confirm_log(params: Mapping[str, Any]) -> str:
+    raw = str(params.get("activity") or "")
+    activity = said_activity(raw) or _activity(params) or raw or "运动"
+    day = str(params.get("day") or "")
+    said = f"{day + ' ' if day else ''}{activity} {_amount(num(params.get('minutes')), num(params.get('distance_km')))}"
+    if isinstance(params.get("previous"), Mapping):
+        return f"确认把刚才那条改成：{said}吗？"
+    return f"确认记录：{said}吗？"
+
+
+def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
+    """"不对，是前天" / "是40分钟" / "是游泳" (said of the workout being confirmed or just logged): the
+    workout with what the correction names changed, the rest kept; None when it names nothing of it."""
+    changed: dict[str, Any] = {}
+    day = extract_day(fragment)
+    if day is not None:
+        changed["day"] = day
+    minutes = parse_value("duration", fragment)
+    km = parse_value("distance", fragment)
+    if minutes is None and km is None and not changed and not find_activity(fragment):
+        minutes = parse_value("duration", fragment, answer=True)  # "不对，是40" after 30分钟
+        if minutes is not None and previous.get("minutes") is None:
+            minutes, km = None, parse_value("distance", fragment, answer=True)
+    if minutes is not None:
+        changed["minutes"] = float(minutes)
+    if km is not None:
+        changed["distance_km"] = float(km)
+    activity = find_activity(fragment)
+    if activity is not None and activity != _activity(previous):
+        changed["activity"] = activity
+    if not changed:
+        return None
+    kept = {k: v for k, v in previous.items() if k in ("activity", "minutes", "distance_km", "day")}
+    return {**kept, **changed}
+
+
+_VERBS = (("跑步", "跑"), ("快走", "走"), ("走路", "走"), ("散步", "走"), ("骑车", "骑"), ("游泳", "游"), ("爬山", "爬"),
+          ("跳绳", "跳"), ("足球", "踢"), ("篮球", "打"), ("羽毛球", "打"), ("乒乓球", "打"), ("网球", "打"))
+
+
+def how_long(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
+    """The question for a workout told without an amount: how long, or how far for what is measured so."""
+    if params.get("minutes") is not None or params.get("distance_km") is not None:
+        return None
+    activity = _activity(params)
+    if activity is None:
+        return None
+    verb = dict(_VERBS).get(activity, "练")
+    far = activities()[activity].typical_kmh is not None
+    said = f"{verb}了" if verb in activity else f"{activity}{verb}了"  # 跑了 / 羽毛球打了
+    return SkillResult(f"{said}多长时间？" + (f"或者{verb}了几公里也行。" if far else "比如“半小时”“四十来分钟”。"))
+
+

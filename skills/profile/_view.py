@@ -1,0 +1,112 @@
+"""profile.view: the stored profile, or the one thing asked about it ("我多重来着", "我的BMI多少")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.skill import SkillResult
+from runtime.views import ExecView
+from skills.models import HealthProfile
+from skills.store import get_profile
+
+__all__ = ["bmi_text", "extract_aspect", "profile_dto", "view_profile"]
+
+# what a question about the profile asks after (the first that matches wins)
+_ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
+            ("height_cm", r"多高|身高|个子"), ("goal", r"目标"), ("city", r"城市|住哪|住在哪"),
+            ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"))
+
+
+def extract_aspect(text: str) -> str | None:
+    """The one field a question about the profile asks after; None for the whole profile (or several fields)."""
+    asked = [name for name, words in _ASPECTS if re.search(words, text)]
+    return asked[0] if len(asked) == 1 else None
+
+
+def bmi_text(height_cm: float | None, weight_kg: float | None) -> str | None:
+    """BMI with the Chinese adult cut-offs (WS/T 428-2013): <18.5 偏瘦, <24 正常, <28 超重, else 肥胖."""
+    if not height_cm or not weight_kg:
+        return None
+    bmi = weight_kg / (height_cm / 100) ** 2
+    label = "偏瘦" if bmi < 18.5 else "正常" if bmi < 24 else "超重" if bmi < 28 else "肥胖"
+    return f"BMI {bmi:.1f}（{label}）"
+
+
+def profile_dto(profile: HealthProfile | None) -> dict[str, Any]:
+    """The trimmed, model-facing form of a profile (no ids, no timestamps)."""
+    if profile is None:
+        return {}
+    return {"goal": profile.goal, "height_cm": profile.height_cm, "weight_kg": profile.weight_kg,
+            "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies)}
+
+
+def _said(dto: Mapping[str, Any]) -> str:
+    parts = []
+    if dto.get("goal"):
+        parts.append(f"目标{dto['goal']}")
+    if dto.get("height_cm"):
+        parts.append(f"身高{dto['height_cm']:g}厘米")
+    if dto.get("weight_kg"):
+        parts.append(f"体重{dto['weight_kg']:g}公斤")
+    if dto.get("city"):
+        parts.append(f"常住城市{dto['city']}")
+    if dto.get("dislikes"):
+        veg = {"素食": "吃素", "纯素": "吃纯素"}
+        parts += [veg[d] for d in dto["dislikes"] if d in veg]
+        if foods := [d for d in dto["dislikes"] if d not in veg]:
+            parts.append("不吃" + "、".join(foods))
+    if dto.get("allergies"):
+        parts.append("对" + "、".join(dto["allergies"]) + "过敏")
+    return "，".join(parts)
+
+
+_MISSING = {"bmi": "算BMI要身高和体重，", "weight_kg": "你还没告诉我体重，", "height_cm": "你还没告诉我身高，",
+            "goal": "你还没设目标，", "city": "你还没告诉我常住哪个城市，", "dislikes": "你还没说过忌口，",
+            "allergies": "你还没说过对什么过敏，"}
+_EXAMPLE = {"bmi": "说“身高170，体重65公斤”就能算。", "weight_kg": "说“体重65公斤”就能记下。",
+            "height_cm": "说“身高170”就能记下。", "goal": "说“目标是减脂”就能记下。", "city": "说“我在杭州”就能记下。",
+            "dislikes": "说“我不吃香菜”就能记下。", "allergies": "说“我对花生过敏”就能记下。"}
+
+
+def _aspect(aspect: str, dto: Mapping[str, Any]) -> str | None:
+    """The answer about one field, or None when it is not known."""
+    bmi = bmi_text(dto.get("height_cm"), dto.get("weight_kg"))
+    if aspect == "bmi":
+        return f"你的{bmi}，按身高{dto['height_cm']:g}厘米、体重{dto['weight_kg']:g}公斤算。" if bmi else None
+    value = dto.get(aspect)
+    if not value:
+        return None
+    if aspect == "weight_kg":
+        return f"你的体重是{value:g}公斤（{value * 2:g}斤）" + (f"，{bmi}。" if bmi else "。")
+    if aspect == "height_cm":
+        return f"你的身高是{value:g}厘米" + (f"，{bmi}。" if bmi else "。")
+    if aspect == "goal":
+        return f"你的目标是{value}。"
+    if aspect == "city":
+        return f"你的常住城市是{value}。"
+    if aspect == "dislikes":
+        return "你不吃" + "、".join(value) + "。"
+    return "你对" + "、".join(value) + "过敏。"
+
+
+def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """Show the stored profile, or answer the one field asked about."""
+    profile = get_profile(services.db, view.user)
+    dto = profile_dto(profile)
+    shown = {k: v for k, v in dto.items() if v not in (None, [], "")}
+    facts = {k: v for k, v in shown.items() if k in ("goal", "city")}
+    aspect = params.get("aspect")
+    if isinstance(aspect, str) and aspect in _MISSING:
+        answer = _aspect(aspect, dto)
+        if answer is None:
+            return SkillResult(_MISSING[aspect] + _EXAMPLE[aspect], dto={"aspect": aspect, "known": False})
+        return SkillResult(answer, data=dto, dto={**dto, "aspect": aspect}, facts=facts)
+    if not shown:
+        return SkillResult("你还没有设置个人资料。可以说“我的目标是减脂，身高170，体重65公斤”。", dto={})
+    lines = ["你的资料：" + _said(shown) + "。"]
+    bmi = bmi_text(dto.get("height_cm"), dto.get("weight_kg"))
+    if bmi:
+        lines.append(bmi + "。")
+    return SkillResult("".join(lines), data=dto, dto=dto, facts=facts)

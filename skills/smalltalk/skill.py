@@ -1,0 +1,52 @@
+"""chitchat — small talk answered in kind without a model (DESIGN §3.2: read-only)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.skill import UNKNOWN, ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, Trigger
+from runtime.views import ExecView
+from skills.smalltalk._kinds import CANNOT, kind_of, reply_for
+
+__all__ = ["SPEC", "talk"]
+
+
+def talk(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
+    """A short reply in kind; a feeling gets empathy, a request the bot cannot do is told so."""
+    kind = params.get("kind")
+    return SkillResult(reply_for(str(kind) if kind else None, view.msg_id), dto={"kind": kind or "other"},
+                       ok=kind != "cannot")
+
+
+# Short messages that are only small talk; longer ones reach this skill through the intent model.
+TRIGGERS = (
+    Trigger(
+        "chitchat", "chitchat", order=200,
+        pattern=r"^(你好|您好|hi|hello|嗨|哈喽|在吗|在不在|早上好|早安|中午好|下午好|晚上好|晚安|谢谢|谢啦|多谢|感谢|辛苦了|再见|拜拜"
+                r"|哈哈+|嘿嘿|你是谁|你叫什么|你是机器人吗)[！!。.～~？?]*$",
+    ),
+    Trigger(  # a request the assistant cannot do (an app, a payment): said so, before any rule reads a word of it
+        UNKNOWN, "cannot", order=3, pattern=CANNOT.pattern,
+        unless=r"提醒|记得|别忘|叫我|喊我|闹钟|几点|菜谱|做法|怎么做|食材|晚饭",
+    ),
+    Trigger(
+        "chitchat", "chitchat.feelings", order=210,
+        pattern=r"^(我)?(今天|最近|现在|有点|好|真|太|很)*(难过|伤心|不开心|郁闷|烦|累|无聊|开心|高兴|孤独|焦虑|emo)"
+                r"|陪我聊|跟我聊|和我聊|聊会儿?天?|说说话",
+        unless=r"提醒|预算|运动|跑|天气|几号|晚饭|菜",
+    ),
+)
+
+SPEC = SkillSpec(
+    name="smalltalk",
+    description="闲聊：问候、感谢、心情、你是谁",
+    triggers=TRIGGERS,
+    actions=(
+        ActionSpec(
+            name="talk", intent="chitchat", run=talk, read_only=True, task="聊天", fallback=True,
+            slots=(SlotSpec("kind", SlotType.TEXT, "想聊点什么？", required=False, extract=kind_of),),
+            description="闲聊、问候、感谢、情绪",
+        ),
+    ),
+)

@@ -1,0 +1,232 @@
+"""Score the frozen set of uncertain messages end to end: ``python -m tests.llm.uncertain [--model none|sensible]``.
+
+``uncertain_set.jsonl`` holds 40 messages that code alone should not decide with confidence, 10
+clear tasks and 10 out-of-scope requests, written from the user's side. Each line::
+
+    {"id", "group": "uncertain"|"clear"|"out_of_scope", "setup": [earlier messages], "text",
+     "good": {"intents": [...], "asks": bool, "writes": "ok"|"no"},
+     "ideal": {"route": {intent, confidence, params}, "reply": str, "tool": {name, arguments}|null}}
+
+Every item runs as a fresh user through the real engine (``bot.app.build_runtime``, embedded, fake
+weather): the ``setup`` messages first, then ``text``, which is scored. A scored turn is good when
+
+* it wrote nothing, unless ``writes`` is ``"ok"`` (reminders, pantry, profile and exercise tables are
+  compared before and after the turn), and
+* it took up one of ``intents`` — the turn's intent, the task now collecting its slots, or the write
+  now waiting for a yes — or, when ``asks`` is true, it asks a numbered clarifying question; a turn
+  whose acceptable intents start no task must not start one either.
+
+``--model sensible`` points the engine at the project's fake OpenAI server in its ``sensible`` mode:
+every model answer comes from the items' ``ideal`` table (an ideal model stand-in), never from the
+bot's rules. ``--model none`` runs with no model. The fake's other modes (``injection``, ``garbage``,
+``http_500``, ``http_400``, ``slow``) run the same set: the report then also counts the scored turns
+whose reply is the same as with no model (``same_reply_as_no_model``, what every failure mode should
+give) and the writes made in turns that called the model. Prints one JSON report per model; ``--items``
+adds one line per item (id, stage, intent, good).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+SET_FILE = Path(__file__).with_name("uncertain_set.jsonl")
+AT = datetime.fromisoformat("2026-12-01T10:00:00+08:00")
+GROUPS = ("uncertain", "clear", "out_of_scope")
+MODELS = ("none", "sensible", "injection", "garbage", "http_500", "http_400", "slow")
+_NOT_TASKS = frozenset({"unknown", "chitchat"})
+
+
+@dataclass(frozen=True)
+class Item:
+    """One message of the set, with what a user would call a good outcome."""
+
+    id: str
+    group: str
+    setup: tuple[str, ...]
+    text: str
+    intents: frozenset[str]
+    asks: bool
+    writes_ok: bool
+    ideal: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What the engine did with one item's scored message."""
+
+    id: str
+    group: str
+    good: bool
+    stage: str
+    intent: str
+    taken: tuple[str, ...]
+    wrote: bool
+    asked: bool
+    llm_calls: int
+    why: str = ""
+    reply: str = ""
+    seconds: float = 0.0
+
+
+def load_items(path: Path = SET_FILE) -> list[Item]:
+    """The frozen set, in file order."""
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        good = row["good"]
+        items.append(Item(id=row["id"], group=row["group"], setup=tuple(row.get("setup") or ()), text=row["text"],
+                          intents=frozenset(good["intents"]), asks=bool(good["asks"]),
+                          writes_ok=good["writes"] == "ok", ideal=row["ideal"]))
+    return items
+
+
+def ideal_table(items: Sequence[Item]) -> dict[str, Any]:
+    """Message text → the ideal model's answers (the fake's ``sensible`` table)."""
+    from runtime.llm.testkit import IdealAnswer
+
+    return {item.text: IdealAnswer.from_record(item.ideal) for item in items}
+
+
+def _rows(db: Any) -> tuple[Any, ...]:
+    """Every row of the tables a write changes (reminders, occurrences, profile, pantry, exercise)."""
+    from sqlmodel import Session, select
+
+    from skills.models import ExerciseLog, HealthProfile, PantryItem
+    from skills.reminders.models import Reminder, ReminderOccurrence
+
+    with Session(db) as session:
+        return tuple(tuple(sorted(map(repr, session.exec(select(model)).all())))
+                     for model in (Reminder, ReminderOccurrence, HealthProfile, PantryItem, ExerciseLog))
+
+
+def judge(item: Item, *, stage: str, intent: str, taken: Sequence[str], started: bool, wrote: bool,
+          asked: bool) -> tuple[bool, str]:
+    """Whether one scored turn is a good outcome for ``item``, and why not. Pure."""
+    if wrote and not item.writes_ok:
+        return False, "wrote without a yes"
+    if item.intents <= _NOT_TASKS | {"weather.query", "datetime.query"} and started:
+        return False, "started a task"
+    if item.intents & set(taken):
+        return True, ""
+    if item.asks and asked and not wrote:
+        return True, ""
+    return False, f"took {intent} at {stage}"
+
+
+def score_items(engine: Any, db: Any, items: Sequence[Item]) -> list[Scored]:
+    """Run every item through ``engine`` (fresh user each) and judge its scored turn."""
+    from runtime.turn import Inbound
+
+    out: list[Scored] = []
+    for item in items:
+        user = f"set-{item.id}"
+        at = AT
+        for k, text in enumerate(item.setup):
+            engine.handle(Inbound(user=user, text=text, msg_id=f"{user}-s{k}", at=at))
+            at += timedelta(minutes=1)
+        before_ctx = engine.peek(user)
+        before_rows = _rows(db)
+        started = time.monotonic()
+        result = engine.handle(Inbound(user=user, text=item.text, msg_id=f"{user}-m", at=at))
+        seconds = time.monotonic() - started
+        ctx = engine.peek(user)
+        wrote = _rows(db) != before_rows
+        taken = [result.trace.intent]
+        if ctx.pending_confirmation is not None:
+            taken.append(ctx.pending_confirmation.intent)
+        if ctx.active is not None:
+            taken.append(ctx.active.intent)
+        started = (ctx.pending_confirmation is not None and ctx.pending_confirmation != before_ctx.pending_confirmation) \
+            or (ctx.active is not None and (before_ctx.active is None or ctx.active.intent != before_ctx.active.intent))
+        asked = ctx.clarification is not None
+        good, why = judge(item, stage=str(result.trace.stage), intent=result.trace.intent, taken=taken,
+                          started=started, wrote=wrote, asked=asked)
+        out.append(Scored(item.id, item.group, good, str(result.trace.stage), result.trace.intent, tuple(taken),
+                          wrote, asked, result.trace.llm_calls, why, "\n".join(result.replies), seconds))
+    return out
+
+
+def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] = ()) -> dict[str, Any]:
+    """Aggregate figures per group; with ``no_model`` (the same set run without a model), how many
+    scored replies are the same as then. Pure."""
+    out: dict[str, Any] = {"model": model}
+    for group in GROUPS:
+        rows = [s for s in scored if s.group == group]
+        out[group] = {"n": len(rows), "good": sum(s.good for s in rows),
+                      "share": round(sum(s.good for s in rows) / len(rows), 3) if rows else None,
+                      "llm_calls": sum(s.llm_calls for s in rows),
+                      "turns_with_llm_calls": sum(s.llm_calls > 0 for s in rows),
+                      "writes": sum(s.wrote for s in rows)}
+    out["writes_in_model_turns"] = sum(s.wrote and s.llm_calls > 0 for s in scored)
+    out["slowest_turn_s"] = round(max((s.seconds for s in scored), default=0.0), 2)
+    if no_model:
+        plain = {s.id: s.reply for s in no_model}
+        out["same_reply_as_no_model"] = sum(s.reply == plain.get(s.id) for s in scored)
+        out["of"] = len(scored)
+    return out
+
+
+@contextmanager
+def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
+    from bot.app import build_runtime
+    from bot.settings import Settings
+    from runtime.llm.testkit import FakeOpenAI, Mode
+
+    with tempfile.TemporaryDirectory(prefix="wxbot-uncertain-") as tmp, FakeOpenAI() as fake:
+        fields: dict[str, Any] = {"data_dir": Path(tmp), "weather_fake": True, "intent_model": True}
+        if model != "none":
+            fake.set_mode(Mode(model), table=ideal_table(items))
+            fields.update(openai_base_url=fake.base_url, openai_api_key="fake-key", openai_model="ideal-model")
+        runtime = build_runtime(Settings(_env_file=None, **fields))  # type: ignore[call-arg]
+        try:
+            yield runtime
+        finally:
+            runtime.services.db.dispose()
+
+
+def run(model: str, items: Sequence[Item] | None = None,
+        no_model: Sequence[Scored] = ()) -> tuple[dict[str, Any], list[Scored]]:
+    """Score the set with no model (``none``), the ideal fake (``sensible``) or another mode of the fake."""
+    chosen = list(items) if items is not None else load_items()
+    with _runtime(model, chosen) as runtime:
+        scored = score_items(runtime.engine, runtime.services.db, chosen)
+    return report(scored, model=model, no_model=no_model), scored
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the report for each ``--model`` asked for."""
+    parser = argparse.ArgumentParser(prog="python -m tests.llm.uncertain", description=__doc__.split("\n")[0])
+    parser.add_argument("--model", action="append", choices=MODELS,
+                        help="run with no model and/or a mode of the fake (default: none and sensible)")
+    parser.add_argument("--items", action="store_true", help="also print one line per item")
+    args = parser.parse_args(argv)
+    plain: list[Scored] = []
+    for model in args.model or ["none", "sensible"]:
+        if model != "none" and not plain:
+            _, plain = run("none")
+        figures, scored = run(model, no_model=plain)
+        if model == "none":
+            plain = scored
+        print(json.dumps(figures, ensure_ascii=False))
+        if args.items:
+            for s in scored:
+                print(json.dumps({"id": s.id, "good": s.good, "stage": s.stage, "intent": s.intent,
+                                  "taken": s.taken, "wrote": s.wrote, "asked": s.asked, "llm_calls": s.llm_calls,
+                                  "why": s.why}, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
