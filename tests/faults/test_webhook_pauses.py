@@ -29,6 +29,7 @@ import redis
 from bot.bench import PrivateRedis
 from bot.delivery import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
+from runtime import keys
 from tests.harness.edge import wait_until
 from tests.harness.failover import TOKEN, Processes
 from tests.harness.faults import LONG
@@ -85,8 +86,8 @@ def test_a_request_frozen_past_its_time_leaves_the_reply_to_wechats_next_attempt
     url, procs, conn = edge
     conv = Conversation(url, TOKEN, "frozen", ["sleep:1.2 冻住了"])
     conv.start()
-    time.sleep(0.9)
-    thaw = _frozen(procs.pid("webhook"), 4.6)  # until 5.5 s: WeChat's second attempt waits in the kernel
+    assert wait_until(lambda: conn.exists(keys.handoff("frozen", conv.messages[0].key)) == 1, 10, 0.005)
+    thaw = _frozen(procs.pid("webhook"), 5.2)  # the reply is ready meanwhile; WeChat tries again at 5 s
     conv.join()
     thaw.join()
     msg = conv.messages[0]
