@@ -9,7 +9,8 @@ after another, 5 s per attempt, a refused attempt (503 while Redis is down) retr
 wait meets the outage keeps waiting for its reply until its own time is up; a reply nobody can
 answer with any more goes through the API before the user's next one.
 
-The default suite runs one restart; ``WXBOT_LONG=1`` runs ten (the Guarantees figure)::
+The default suite runs a request whose wait meets a restart, and one loaded run; ``WXBOT_LONG=1``
+runs ten (the Guarantees figure)::
 
     WXBOT_LONG=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/faults/test_redis_restart_passive.py
 """
@@ -24,9 +25,11 @@ import pytest
 import redis
 
 from bot.bench import PrivateRedis
-from bot.delivery import DeliveryStore
+from bot.delivery import DeliveryStore, Handoff
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.harness.edge import wait_until
+from runtime import keys
+from tests.harness.edge import TOKEN as EDGE_TOKEN
+from tests.harness.edge import start_webhook, wait_until
 from tests.harness.failover import TOKEN, Processes
 from tests.harness.faults import LONG, Every
 from tests.harness.passive import Conversation, Report, check
@@ -88,6 +91,30 @@ def _assert_sound(report: Report) -> None:
     assert not report.out_of_order, report.out_of_order
     assert not report.unrecorded_doubles, report.unrecorded_doubles
     assert not report.disagreements, report.disagreements
+
+
+def test_a_request_whose_wait_meets_a_redis_restart_still_answers_with_its_reply(wx: FakeWeChatServer) -> None:
+    """Redis dies while a request waits and is back a second later; the reply is ready after that: the
+    request answers with it (it used to answer ``success`` at the first error, and the reply went to a
+    hand-off nobody waited on)."""
+    server = PrivateRedis(aof=True, die_with_parent=True).start()
+    conn = redis.Redis(port=server.port, socket_timeout=2, socket_connect_timeout=1)
+    hook = start_webhook(conn, wx, embedded=False, reply_wait_s=4.5, hold_s=5.5, attempt_period_s=5.0,
+                         max_attempts=1)
+    conv = Conversation(hook.url, EDGE_TOKEN, "outage", ["等一等"], attempts=1)
+    key = conv.messages[0].key
+    try:
+        conv.start()
+        assert wait_until(lambda: conn.hget(keys.handoff("outage", key), "state") == b"waiting", 10, 0.005)
+        server.kill()
+        time.sleep(1.0)
+        server.start()
+        assert Handoff(conn).offer("outage", key, "echo:等一等")  # the worker, once Redis is back
+        conv.join()
+    finally:
+        hook.stop()
+        server.stop()
+    assert [text for _, text in conv.messages[0].passive] == ["echo:等一等"]
 
 
 def test_redis_restarted_with_passive_replies_on_keeps_every_reply_in_order(wx: FakeWeChatServer,
