@@ -46,10 +46,11 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 """
 
-# A request takes the ready reply for itself, if it still can ('late' otherwise: nothing changes).
-# KEYS: handoff; ARGV: token, arrived, claim_by, write_by.
+# A request takes the ready reply for itself, if it still can ('late' otherwise: nothing changes;
+# 'other': another request took it). KEYS: handoff; ARGV: token, arrived, claim_by, write_by.
 CLAIM = _NOW + """
 local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'taken' then return {'other', ''} end
 if state ~= 'ready' then return {state or 'gone', ''} end
 if now() >= tonumber(ARGV[3]) then return {'late', ''} end
 redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[1], 'taker_arrived', ARGV[2], 'write_by', ARGV[4])
@@ -77,7 +78,8 @@ if state == 'ready' then
   redis.call('ZADD', KEYS[2], now(), ARGV[1])
   return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
 end
-if state ~= 'released_ready' and state ~= 'taken' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+if state == 'taken' then return {'other', ''} end
+if state ~= 'released_ready' then redis.call('ZREM', KEYS[2], ARGV[1]) end
 return {state or 'gone', ''}
 """
 
@@ -85,7 +87,7 @@ return {state or 'gone', ''}
 # Too late (WeChat had given up on that request): recorded passive|uncertain and given back — ready
 # for WeChat's next attempt, or (the last attempt) released_ready and due at once for the API path.
 # KEYS: handoff, outcomes, flags, deadlines; ARGV: token, in time ('1'/'0'), last attempt ('1'/'0'),
-# msg key, bytes, at, maxlen, member.
+# msg key, bytes, at, maxlen, member, channel.
 CONFIRM = _NOW + """
 if redis.call('HGET', KEYS[1], 'state') ~= 'taken' or redis.call('HGET', KEYS[1], 'taker') ~= ARGV[1] then
   return 'moved'
@@ -102,6 +104,7 @@ else
     redis.call('ZADD', KEYS[4], now(), ARGV[8])
   else
     redis.call('HSET', KEYS[1], 'state', 'ready')
+    redis.call('PUBLISH', ARGV[9], ARGV[8])  -- WeChat's next attempt may be waiting already
   end
 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',

@@ -71,7 +71,8 @@ def _member(user: str, message_key: str) -> str:
 
 def claim_call(user: str, message_key: str, attempt: Attempt) -> Call:
     """The request's look: ``("taken", text)`` when the reply was ready and is now its own, ``("late",
-    "")`` when it was ready but the request can no longer answer with it, else ``(state, "")``."""
+    "")`` when it was ready but the request can no longer answer with it, ``("other", "")`` when
+    another request took it, else ``(state, "")``."""
     return Call(lua.CLAIM, [keys.handoff(user, message_key)], attempt.args())
 
 
@@ -88,7 +89,7 @@ def confirm_call(user: str, message_key: str, attempt: Attempt, *, in_time: bool
     return Call(lua.CONFIRM, [keys.handoff(user, message_key), keys.outcomes(user), keys.user_flags(user),
                               keys.handoff_deadlines()],
                 [attempt.token, "1" if in_time else "0", "1" if last else "0", message_key, size, _t(time.time()),
-                 OUTCOMES_MAXLEN, _member(user, message_key)])
+                 OUTCOMES_MAXLEN, _member(user, message_key), keys.replies_channel()])
 
 
 def state_text(reply: list[bytes | str]) -> tuple[str, str]:

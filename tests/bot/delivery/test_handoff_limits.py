@@ -76,6 +76,15 @@ def test_a_request_past_its_time_never_takes_the_reply_and_the_next_attempt_does
     assert outcomes(conn, "u1") == [("passive", "sent")]
 
 
+def test_only_one_of_two_waiting_requests_takes_the_reply(conn: redis.Redis) -> None:
+    first, second = attempt(), attempt()
+    handoff = admit(conn, "u1", "m1", first)
+    assert handoff.offer("u1", "m1", "回复")
+    assert handoff.poll("u1", "m1", second) == ("taken", "回复")
+    assert handoff.poll("u1", "m1", first) == ("other", "")  # answered with nothing: not an empty reply
+    assert handoff.release("u1", "m1", first) == ("other", "")
+
+
 def test_an_answer_written_too_late_is_given_back_and_recorded_uncertain(conn: redis.Redis) -> None:
     first = attempt()
     handoff = admit(conn, "u1", "m1", first)
