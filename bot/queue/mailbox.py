@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 from redis.exceptions import NoScriptError
 from rq import Queue
 
-from bot.delivery.handoff import HANDOFF_TTL_S, Attempt, Opened
+from bot.delivery.handoff import HANDOFF_TTL_S, OUTCOMES_MAXLEN, Attempt, Opened
 from bot.queue._drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.redis_client import Call, RedisClient, run_script, script_sha, text
 from runtime import keys
@@ -56,7 +56,8 @@ return 0
 # drain-pending claim and (with a drain schedule, cap > 0) the ready-list push and drainer check.
 # ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right after this script
 # still leaves the message visible to the sweeper. A request that waits for the reply (ARGV[14..18]:
-# its token, arrival, offer_by, claim_by, write_by; '' otherwise) puts its own limits on the
+# its token, arrival, offer_by, claim_by, write_by; '' otherwise; ARGV[19..20]: message key, outcomes
+# cap) puts its own limits on the
 # hand-off; WeChat's retry of a message whose reply an earlier attempt took takes it back (that
 # answer never reached WeChat: had it, WeChat would not have tried again), if it still can.
 _ADMIT = """
@@ -73,7 +74,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
       local t = redis.call('TIME')
       if tonumber(t[1]) + tonumber(t[2]) / 1000000 < tonumber(ARGV[17]) then
         if state == 'delivered' then
-          redis.call('XADD', KEYS[9], 'MAXLEN', '~', 500, '*', 'msg', ARGV[19], 'channel', 'passive',
+          redis.call('XADD', KEYS[9], 'MAXLEN', '~', ARGV[20], '*', 'msg', ARGV[19], 'channel', 'passive',
                      'status', 'retried', 'code', '0', 'bytes', '0', 'at', ARGV[6])
           if not redis.call('HGET', KEYS[10], 'offered') then redis.call('HSET', KEYS[10], 'offered', ARGV[19]) end
         end
@@ -176,7 +177,7 @@ def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline:
                 [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
                  repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
                  schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token,
-                 *times, message_key])
+                 *times, message_key, OUTCOMES_MAXLEN])
     return call, token
 
 
