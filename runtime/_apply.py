@@ -78,7 +78,7 @@ def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, s
     if ctx.active is not None and ctx.active.expected_input is not None:
         turn.say(ctx.active.expected_input.question)
     elif ctx.pending_confirmation is not None:
-        turn.say(ctx.pending_confirmation.question + texts.CONFIRM_SUFFIX)
+        turn.say(ctx.pending_confirmation.questions + texts.CONFIRM_SUFFIX)
     else:
         turn.say(texts.NOTHING_TO_CONTINUE)
 
@@ -232,7 +232,11 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
             return
         dialogue.pause_active(turn)
         ctx.topic_version += 1
-    by_model = match.stage is Stage.LLM_ROUTER  # a model chose it: nothing but a read runs without a yes
+    # a model chose it: nothing but a read runs without a yes; the local model's guess is asked about before
+    # anything is kept ("想练出腹肌，每天能抽出二十分钟" read as a daily reminder is never set unasked)
+    found = engine.registry.for_intent(intent)
+    by_model = match.stage is Stage.LLM_ROUTER or (
+        match.stage is Stage.INTENT_MODEL and found is not None and found[1].keeps)
     if not engine.dialogue.start(turn, intent, view.text, dict(match.params), by_model=by_model):
         unknown(engine, turn, match, view, summary)
 
@@ -244,12 +248,26 @@ def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapp
 def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
     parts = [str(p) for p in match.params.get("parts") or ()]
+    together = list(match.params.get("together") or ())
     for n, text in enumerate(parts):
         ctx = turn.ctx
-        if n and (ctx.active is not None or ctx.pending_confirmation is not None or ctx.clarification is not None):
+        held = ctx.pending_confirmation
+        if n and held is not None and ctx.active is None and ctx.clarification is None \
+                and n < len(together) and together[n] and together[n - 1]:
+            # complete writes side by side: each asked now, one yes for all ("今天称了65公斤 还跑了半小时步")
+            ctx.pending_confirmation = None
+            engine.run_part(turn, text, n)
+            if ctx.pending_confirmation is not None and ctx.active is None and ctx.clarification is None:
+                held.also.append(ctx.pending_confirmation)
+            ctx.pending_confirmation = held
+            continue
+        if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
             ctx.queued = parts[n:] + ctx.queued
-            return
+            break
         engine.run_part(turn, text, n)
+    pending = turn.ctx.pending_confirmation
+    if pending is not None and pending.also:
+        turn.say(texts.CONFIRM_ALL.format(n=texts.count_word(1 + len(pending.also))))
 
 
 _HANDLERS = {

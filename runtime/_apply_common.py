@@ -47,7 +47,7 @@ def repeat_pending(turn: TurnState) -> None:
         turn.say(texts.REPEAT_PENDING.format(question=expected.question))
     elif ctx.pending_confirmation is not None:
         rebind(turn)
-        turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.question))
+        turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.questions))
 
 
 def rebind(turn: TurnState) -> None:

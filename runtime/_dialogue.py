@@ -263,23 +263,24 @@ class Dialogue:
     # -- control -----------------------------------------------------------------------------
     def confirm(self, turn: TurnState) -> None:
         """Run the pending write if it is still valid."""
-        pending = turn.ctx.pending_confirmation
+        first = turn.ctx.pending_confirmation
         turn.ctx.pending_confirmation = None
-        if pending is None:
+        if first is None:
             return
-        turn.trace.skill, turn.trace.action = pending.skill, pending.action
-        if turn.now > pending.expires_at:
+        turn.trace.skill, turn.trace.action = first.skill, first.action
+        if turn.now > first.expires_at:
             turn.say(texts.CONFIRM_EXPIRED)
             return
-        if pending.topic_version != turn.ctx.topic_version:
+        if first.topic_version != turn.ctx.topic_version:
             turn.say(texts.CONFIRM_STALE)
             return
-        action = self.registry.action(pending.skill, pending.action)
-        if action is None:
-            turn.say(texts.CONFIRM_STALE)
-            return
-        if self.run(turn, pending.skill, action, pending.params, pending.msg_id, amend=pending.amend) is not None:
-            apply_facts(turn.ctx.summary, {"confirmed": pending.question.removeprefix("确认").rstrip("吗？?")})
+        for pending in (first, *first.also):  # writes asked together are carried out together
+            action = self.registry.action(pending.skill, pending.action)
+            if action is None:
+                turn.say(texts.CONFIRM_STALE)
+                continue
+            if self.run(turn, pending.skill, action, pending.params, pending.msg_id, amend=pending.amend) is not None:
+                apply_facts(turn.ctx.summary, {"confirmed": pending.question.removeprefix("确认").rstrip("吗？?")})
         self.offer_resume(turn)
 
     def pause_active(self, turn: TurnState) -> None:

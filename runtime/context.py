@@ -65,6 +65,14 @@ class PendingConfirmation(BaseModel):
     expires_at: datetime
     topic_version: int
     amend: bool = False  # a correction of the record the last run made: the action's amend runs
+    also: list[PendingConfirmation] = Field(default_factory=list)
+    """Writes of the same message asked together ("今天称了65公斤 还跑了半小时步"): a yes carries them all
+    out, a no drops them all."""
+
+    @property
+    def questions(self) -> str:
+        """Every question this confirmation asks, one per line."""
+        return "\n".join(p.question for p in (self, *self.also))
 
 
 class ClarifyOption(BaseModel):

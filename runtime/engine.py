@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from runtime._apply import apply_match
+from runtime._dialect import mandarin
 from runtime._dialogue import Dialogue
 from runtime._hanzi import simplified
 from runtime._slots import plain
@@ -129,8 +130,8 @@ class Engine:
     # -- one attempt -------------------------------------------------------------------------
     def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
         now = inbound.at.astimezone(self._zone)
-        text = simplified(inbound.text)
-        if text != inbound.text:  # 繁體 is read as 简体 by every stage and skill
+        text = mandarin(simplified(inbound.text))
+        if text != inbound.text:  # 繁體 is read as 简体, written Cantonese as Mandarin, by every stage and skill
             inbound = inbound.model_copy(update={"text": text})
         trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
                           state_before=snapshot(ctx, self.registry))

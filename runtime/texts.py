@@ -25,6 +25,13 @@ CONFIRM_EXPIRED = "这个确认已经过期了（超过10分钟），所以没�
 CONFIRM_STALE = "刚才那个确认已经失效了（话题已经换了），所以没有执行。需要的话请重新说一遍。"
 MODEL_READ = "（这是我根据你的话理解的，不对可以直接改）"
 CONFIRM_SUFFIX = "（回复“确认”执行，或“取消”放弃）"
+CONFIRM_ALL = "这{n}件都对的话回复“确认”一起办，“取消”就都不办。"
+_COUNTS = ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十")
+
+
+def count_word(n: int) -> str:
+    """A small count as said in Chinese (两, not 二)."""
+    return _COUNTS[n] if 0 <= n < len(_COUNTS) else str(n)
 RESUME_OFFER = "刚才{task}还没完成，要继续吗？回复“继续”即可。"
 REPEAT_PENDING = "（接着刚才的：{question}）"
 INVALID_HINT = "没太明白，{hint}{question}"

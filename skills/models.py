@@ -55,7 +55,10 @@ class HealthProfile(SQLModel, table=True):
 
 
 class PantryItem(SQLModel, table=True):
-    """What a user has at home: one row per (user, canonical ingredient name)."""
+    """What a user has at home: one row per (user, canonical ingredient name).
+
+    ``name`` is the canonical ingredient (番茄), what plans and recipes match on; ``said`` the word the
+    user last called it by (西红柿), what the bot says back (None: the canonical name was said)."""
 
     __tablename__ = "pantry_items"
     __table_args__ = (UniqueConstraint("user_id", "name", name="uq_pantry_user_name"),)
@@ -63,6 +66,7 @@ class PantryItem(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(foreign_key="users.openid", index=True, max_length=64)
     name: str = Field(max_length=32)
+    said: str | None = Field(default=None, max_length=32)
     quantity: float = 0.0
     unit: str = Field(default="克", max_length=8)
     source_msg_id: str | None = Field(default=None, max_length=128)

@@ -98,6 +98,14 @@ class Outcome:
     intent: str
     decider: str = ""
     unsure: bool = False
+    asked: tuple[str, ...] = ()
+    """The intents a numbered question offered, when the turn asked instead of deciding: right when the
+    gold intent is among them (one digit away), never a false task (it starts nothing)."""
+
+    def right(self) -> bool:
+        """Whether the turn took, or offered, an intent the gold label accepts."""
+        want = expected(self.label)
+        return self.intent in want or bool(want & set(self.asked))
     """The local model's calibrated reading of the sentence is unsure (below its threshold)."""
 
 
@@ -110,26 +118,29 @@ def _group(outcomes: Iterable[Outcome]) -> dict[str, dict[str, Any]]:
     for o in outcomes:
         row = rows[o.label]
         row["n"] += 1
-        row["right"] += o.intent in expected(o.label)
+        row["right"] += o.right()
     return {label: {"n": r["n"], "accuracy": _rate(r["right"], r["n"])} for label, r in sorted(rows.items())}
 
 
 def _figures(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     in_scope = [o for o in outcomes if accepted_intents(o.label) is not None]
-    right = sum(o.intent in expected(o.label) for o in in_scope)
+    right = sum(o.right() for o in in_scope)
     writes = registry().task_intents()  # the intents that start a task (a false one is the harm)
     non_task = [o for o in outcomes if not expected(o.label) & writes]
-    false_task = sum(o.intent in writes for o in non_task)
+    false_task = sum(o.intent in writes and not o.asked for o in non_task)
     out_scope = [o for o in outcomes if accepted_intents(o.label) is None]
-    misses = [o for o in in_scope if o.intent not in expected(o.label)]
+    misses = [o for o in in_scope if not o.right()]
     reaching = [o for o in misses if o.unsure or o.stage in LOCAL_MISS_STAGES]
     return {
         "sentences": len(outcomes), "in_scope": len(in_scope),
         "in_scope_accuracy": _rate(right, len(in_scope)),
         "false_task_rate": _rate(false_task, len(non_task)), "false_tasks": false_task,
-        "out_of_scope_not_ours": _rate(sum(o.intent in _NOT_OURS for o in out_scope), len(out_scope)),
+        "out_of_scope_not_ours": _rate(sum(o.intent in _NOT_OURS and not o.asked for o in out_scope), len(out_scope)),
         "local_miss_share": _rate(sum(o.stage in LOCAL_MISS_STAGES for o in in_scope), len(in_scope)),
         "in_scope_misses": len(misses),
+        "in_scope_right_by_asking": sum(bool(o.asked) and o.right() for o in in_scope),
+        "in_scope_asked": sum(bool(o.asked) for o in in_scope),
+        "out_of_scope_asked": sum(bool(o.asked) for o in out_scope),
         "misses_reaching_router": len(reaching),
         "in_scope_unsure_share": _rate(sum(o.unsure for o in in_scope), len(in_scope)),
     }
@@ -161,7 +172,8 @@ def score(outcomes: Sequence[Outcome], *, confusion: bool = False) -> dict[str, 
     if confusion:
         table: dict[str, Counter[str]] = defaultdict(Counter)
         for o in outcomes:
-            table[o.label][f"{o.decider or o.stage} -> {o.intent}"] += 1
+            took = f"asked {'|'.join(o.asked)}" if o.asked else o.intent
+            table[o.label][f"{o.decider or o.stage} -> {took}"] += 1
         report["confusion"] = {label: dict(c.most_common()) for label, c in sorted(table.items())}
     return report
 
@@ -216,7 +228,9 @@ def _score_sentences(engine: Any, sentences: Sequence[Sentence]) -> tuple[list[O
             continue
         errors["llm_calls"] += trace.llm_calls
         stage = str(trace.stage)
-        outcomes.append(Outcome(s.source, s.label, stage, trace.intent, _decider(stage, trace.detail)))
+        question = engine.peek(f"heldout-{i}").clarification
+        asked = tuple(o.intent for o in question.options if o.intent != "unknown") if question is not None else ()
+        outcomes.append(Outcome(s.source, s.label, stage, trace.intent, _decider(stage, trace.detail), asked=asked))
     return outcomes, errors
 
 

@@ -65,10 +65,11 @@ class Cascade:
         self.fallback = FallbackStage(llm)
         self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
                                       registry.write_intents())
-        self._object_words = [o.pattern for o in registry.objects]
+        self._object_words = [o.hints for o in registry.objects]
         # intents that delete or postpone something: a model may only propose them for a thing the message names
-        self._pointed = frozenset(i for o in registry.objects for op, i in o.ops
-                                  if op in (Operation.DELETE, Operation.SNOOZE))
+        pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
+        self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
+                                             if op not in (Operation.DELETE, Operation.SNOOZE)})
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
             ("control", self._control),
@@ -111,24 +112,58 @@ class Cascade:
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         routable = self.llm_router.applies(turn.view)
-        found = self._mixed(turn, self.intent_model.match(turn.view, routable=routable))
+        if routable and self.intent_model.unsure(turn.view):
+            return None  # the calibrated reading is unsure: the router decides, else the no-model answer
+        found = self._read_alone(turn)
+        if routable and turn.view.expected_field is None and self._names_domain(turn, found):
+            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
+        return self._or_ask(turn, found)
+
+    def _without_model(self, turn: TurnInput) -> Match | None:
+        """What the local stages make of the message with no model to ask."""
+        return self._or_ask(turn, self._read_alone(turn))
+
+    def _read_alone(self, turn: TurnInput) -> Match | None:
+        """The intent model's reading (with a read-only question beside a task)."""
+        found = self._mixed(turn, self.intent_model.match(turn.view))
         if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
                 and not self._small_talk_said(turn):
             return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
-
-        if (found is not None and found.kind in (Kind.CHITCHAT, Kind.UNKNOWN) and routable
-                and (operations(turn.text) or any(p.search(turn.text) for p in self._object_words))):
-            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
         return found
 
+    def _or_ask(self, turn: TurnInput, found: Match | None) -> Match | None:
+        """A numbered question instead of chat or nothing when the message names the domain and the
+        small-talk skill does not recognise it ("我老是忘记吃药" → a reminder?); only requests the intent
+        model finds plausible are offered ("放一首忘情水" names no reminder)."""
+        if turn.view.expected_field is None and self._names_domain(turn, found) and not self._small_talk_said(turn):
+            plausible = self.intent_model.plausible(turn.view)
+            options = tuple(o for o in self.domain.guesses(turn.text) if plausible is None or o in plausible)
+            if options:
+                return Match(Stage.INTENT_MODEL, Kind.CLARIFY, intent=options[0], confidence=0.5,
+                             options=tuple((o, o) for o in options),
+                             detail=f"names {', '.join(options)} but no stage is sure: asked")
+        return found
+
+    def _names_domain(self, turn: TurnInput, found: Match | None) -> bool:
+        """Whether a message read as chat, out of scope or nothing names an object or operation of the domain."""
+        return (found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)) and bool(
+            operations(turn.text) or any(p.search(turn.text) for p in self._object_words))
+
     def _read_piece(self, text: str) -> str | None:
-        """The intent one piece of a message asks for by itself (a rule, or operation × object), if any."""
+        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
+        model's sure reading of a complete request), if any."""
         found = self.rules.classify(text)
         if found is not None:
             return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
         view = RouterView(text=text, origin="text")
         domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
-        return domain.intent if domain is not None and domain.kind is Kind.INTENT else None
+        if domain is not None and domain.kind is Kind.INTENT:
+            return domain.intent
+        # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
+        model = self.intent_model.match(view)
+        if model is not None and model.kind is Kind.INTENT and self._complete(model.intent, text):
+            return model.intent
+        return None
 
     def _shares(self, taker: str, owner: str, words: str) -> bool:
         """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is
@@ -161,10 +196,10 @@ class Cascade:
         found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
         turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
         if found is None or outcome.failed:
-            return None  # no usable answer: the turn goes on as it would without a model
+            return self._without_model(turn)  # no usable answer: the turn goes on as it would without a model
         if found.intent in self._pointed and not self._names_its_object(turn, found.intent):
             turn.notes.append(f"llm_router: {found.intent} dropped (the message names nothing it would act on)")
-            return None
+            return self._without_model(turn)
         return found
 
     def _names_its_object(self, turn: TurnInput, intent: str) -> bool:

@@ -18,6 +18,7 @@ from runtime.turn import Stage
 __all__ = ["CompoundStage"]
 
 _JOINS = re.compile(r"[，,。；;！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
+_STARTS = re.compile(r"(?:开始|起)$")
 Reader = Callable[[str], str | None]
 Check = Callable[[str, str], bool]  # (intent, words) → whether it holds
 Shares = Callable[[str, str, str], bool]  # (taker, owner, words) → the taker reads the owner's values in the words
@@ -48,15 +49,22 @@ class CompoundStage:
     def parts(self, text: str) -> list[tuple[str, str]]:
         """(intent, words) of each request in ``text``, in order; one part when it is a single request."""
         parts: list[tuple[str | None, str]] = []
+        lead = ""
         for piece in (p.strip() for p in _JOINS.split(text)):
             if not piece:
                 continue
+            if _STARTS.search(piece):
+                lead = f"{lead}{piece}"  # "从明年元旦开始，每周六…": where the next request starts, not a request
+                continue
+            piece, lead = f"{lead}{piece}", ""
             intent = self._read(piece)
             if parts and (intent is None or parts[-1][0] is None or self._same(parts[-1], (intent, piece))):
                 before, said = parts[-1]
                 parts[-1] = (before or intent, f"{said}，{piece}")
             else:
                 parts.append((intent, piece))
+        if lead and parts:
+            parts[-1] = (parts[-1][0], f"{parts[-1][1]}，{lead}")
         merged = True
         while merged and len(parts) > 1:  # a confirmed write beside a request that takes it is its value
             merged = False
@@ -88,6 +96,7 @@ class CompoundStage:
         tasks = [p for p in found if p[0] not in self._read_only]
         if len(found) < 2 or not tasks:
             return None  # one request (a question beside a task is the rules' "also")
+        together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
-                     params={"parts": [words for _, words in found]},
+                     params={"parts": [words for _, words in found], "together": together},
                      detail="compound: " + " + ".join(intent for intent, _ in found))

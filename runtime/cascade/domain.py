@@ -11,7 +11,7 @@ from __future__ import annotations
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.lexicon import Span, explained, operations, value_spans
-from runtime.skill import SkillRegistry
+from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
 
 __all__ = ["DomainStage"]
@@ -53,3 +53,17 @@ class DomainStage:
                          detail=f"domain: {', '.join(found)}")
         intent = next(iter(found))
         return Match(self.stage, Kind.INTENT, intent=intent, confidence=CONFIDENCE, detail="domain: operation × object")
+
+    def guesses(self, text: str, *, most: int = 3) -> tuple[str, ...]:
+        """The requests a message that hints at the domain may mean, in the order its things are hinted:
+        per thing, the operation said on it, else creating it, else looking at it ("忘了吃药" → a
+        reminder, a dinner). For a question with numbered options when nothing else is sure. Pure."""
+        said = [op for op, _ in operations(text)]
+        hinted = sorted(((m.start(), obj) for obj in self._objects if (m := obj.hints.search(text))),
+                        key=lambda pair: pair[0])
+        out: list[str] = []
+        for _, obj in hinted:
+            intent = next((i for op in (*said, Operation.CREATE, Operation.SEE) if (i := obj.intent_for(op))), None)
+            if intent is not None and intent not in out:
+                out.append(intent)
+        return tuple(out[:most])

@@ -35,7 +35,7 @@ def bundle_for(text: str, objects: Iterable[DomainObject], *, info: Iterable[str
     """The agent's tools for a message, from the objects of the domain it names (DESIGN §3.6, §6.6):
     the intents that act on them (reads run, writes only proposed); none named: chat only. ``info``
     are read-only intents earlier stages thought plausible."""
-    intents = list(dict.fromkeys([*(i for o in objects if o.pattern.search(text) for _, i in o.ops), *info]))
+    intents = list(dict.fromkeys([*(i for o in objects if o.hints.search(text) for _, i in o.ops), *info]))
     return BundleChoice(Bundle.SKILL, tuple(intents)) if intents else BundleChoice(Bundle.CHAT)
 
 

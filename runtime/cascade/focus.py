@@ -52,7 +52,7 @@ _UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去�
                    r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
                    r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
 _SAID = "_said"  # a candidate whose values are the words of the message, read as a new request reads them
-_DEIXIS = re.compile(r"那个|这个|那条|这条|那件|这件")
+_DEIXIS = re.compile(r"那件事|这件事|那事|这事|那个|这个|那条|这条|那件|这件")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 _UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
 CONFIDENCE = 0.9

@@ -36,13 +36,22 @@ class IntentModelStage:
         self._tasks = task_intents
         self._small_talk = small_talk
 
-    def match(self, view: RouterView, *, routable: bool = False) -> Match | None:
-        """The model's label when it is sure; ``routable`` (a model router is configured): a message the
-        calibrated reading is unsure of is left to the router (DESIGN §3.4: ask a model, or ask the user)."""
-        if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
-            return None
+    def unsure(self, view: RouterView) -> bool:
+        """Whether the calibrated reading of the message is unsure (DESIGN §3.4: ask a model, or the user)."""
         read = getattr(self._model, "read", None)
-        if routable and read is not None and read(view.text).unsure:
+        return read is not None and view.origin in ("text", "voice") and bool(view.text.strip()) \
+            and read(view.text).unsure
+
+    def plausible(self, view: RouterView, *, floor: float = 0.1) -> frozenset[str] | None:
+        """The labels the model gives at least ``floor`` for the message; None without a model."""
+        if self._model is None or not view.text.strip():
+            return None
+        pred = self._model.predict(view.text)
+        return frozenset(lab for lab, p in pred.alternatives if p >= floor) | {pred.label}
+
+    def match(self, view: RouterView) -> Match | None:
+        """The model's label when it is sure, a question between two tasks when it is torn."""
+        if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
             return None
         pred = self._model.predict(view.text)
         label, conf = pred.label, float(pred.confidence)

@@ -75,11 +75,12 @@ class OpenAILLM:
         self,
         config: LLMConfig,
         *,
-        breaker_factory: Callable[[], CircuitBreaker] = CircuitBreaker,
+        breaker_factory: Callable[[], CircuitBreaker] | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._config = config
-        self._breaker_factory = breaker_factory
+        self._breaker_factory = breaker_factory or (lambda: CircuitBreaker(
+            failure_threshold=config.breaker_failures, cooldown_s=config.breaker_cooldown_s))
         self._now = now
         self._breakers: dict[str, CircuitBreaker] = {}
         self._formats: dict[str, FormatMemory] = {}

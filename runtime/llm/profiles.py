@@ -8,6 +8,8 @@ Built from an injected environment mapping (never ``os.environ`` directly)::
     OPENAI_<PROFILE>_TIMEOUT / _MAX_TOKENS                 (PROFILE = INTENT_ROUTING, CHAT, TOOL_AGENT, SUMMARY)
     OPENAI_TURN_BUDGET                                     model seconds per turn, all calls (default 3)
     OPENAI_FORMAT_REPROBE                                  seconds a refused output format is avoided (600)
+    OPENAI_BREAKER_FAILURES, OPENAI_BREAKER_COOLDOWN       failures in a row that open an endpoint's
+                                                           breaker (3), seconds it stays open (30)
 
 A profile's timeout caps one call; within a turn every call also fits the turn's budget
 (``runtime.llm.budget``), which allows one retry across the turn's calls.
@@ -78,6 +80,8 @@ class LLMConfig(BaseModel):
     profiles: dict[Profile, LLMProfile]
     turn_budget_s: float = Field(default=DEFAULT_TURN_BUDGET_S, gt=0, le=30)
     format_reprobe_s: float = Field(default=DEFAULT_REPROBE_S, ge=0)
+    breaker_failures: int = Field(default=3, ge=1)
+    breaker_cooldown_s: float = Field(default=30.0, ge=0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LLMConfig:
@@ -102,7 +106,9 @@ class LLMConfig(BaseModel):
             )
         return cls(profiles=profiles,
                    turn_budget_s=float(env.get("OPENAI_TURN_BUDGET", "").strip() or DEFAULT_TURN_BUDGET_S),
-                   format_reprobe_s=float(env.get("OPENAI_FORMAT_REPROBE", "").strip() or DEFAULT_REPROBE_S))
+                   format_reprobe_s=float(env.get("OPENAI_FORMAT_REPROBE", "").strip() or DEFAULT_REPROBE_S),
+                   breaker_failures=int(env.get("OPENAI_BREAKER_FAILURES", "").strip() or 3),
+                   breaker_cooldown_s=float(env.get("OPENAI_BREAKER_COOLDOWN", "").strip() or 30.0))
 
     def get(self, profile: str) -> LLMProfile | None:
         """The profile named ``profile``, or None for an unknown name."""

@@ -23,8 +23,9 @@ not use is listed in ``unexplained``. See ``skills/reminders/README-time.md`` fo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans
@@ -144,6 +145,26 @@ def _part_only(phrase: list[Token]) -> bool:
     return _has_part(phrase) and not {t.kind for t in phrase} & {Kind.CLOCK, Kind.WINDOW}
 
 
+_STARTING = re.compile(r"\s*(?:开始|起|以后|之后|往后)")
+_FROM = re.compile(r"(?:从|自|打)\s*$")
+
+
+def _start_of(text: str, repeat: list[Token], phrase: list[Token], now: datetime) -> Resolved | None:
+    """A repeat read from a day it starts on ("从下周一开始", "12月10号起"), or None when ``phrase`` is not that."""
+    if not any(t.kind is Kind.RECUR for t in repeat) or any(t.kind is Kind.RECUR for t in phrase):
+        return None
+    if not {t.kind for t in phrase} <= {Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED}:
+        return None
+    start, end = _span(phrase)
+    if not (_STARTING.match(text, end) or _FROM.search(text, 0, start)):
+        return None
+    day = resolve(phrase, now)
+    if day is None:
+        return None
+    begin = day.at.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(seconds=1)
+    return resolve(repeat, max(now, begin))
+
+
 def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
     phrases = group(text, tokens)
     resolved = [(p, r) for p in phrases if (r := resolve(p, now)) is not None]
@@ -158,6 +179,10 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
             continue
         if _lone_weak(phrase) or _attributive(text, phrase):
             content.append(_span(phrase))
+            continue
+        starts = _start_of(text, merged, phrase, now)
+        if starts is not None:  # 从下周一开始 工作日每天6点50: the repeat's first time is on or after that day
+            best, used = starts, [*used, phrase]
             continue
         if _complements(merged, phrase):
             candidate = resolve(sorted(merged + phrase, key=lambda t: t.start), now)

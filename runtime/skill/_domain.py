@@ -34,7 +34,9 @@ class DomainObject:
     ``carry`` lists focus params that go along with a picked entity (a plan's people to a recipe);
     ``refers`` are words that point at the one entity of this kind just shown ("那天" after a date answer):
     a new request saying one of them is read with the entity's ``attrs["phrase"]`` in its place;
-    ``questions`` are derived questions about such an entity, whichever result showed it.
+    ``questions`` are derived questions about such an entity, whichever result showed it; ``signals`` are
+    everyday words that point at the object without naming it (吃 for a dinner, 催 for a reminder, 胖 and
+    动 for exercise): a message carrying one is about this domain, worth a model's look when code is unsure.
     """
 
     name: str
@@ -46,6 +48,7 @@ class DomainObject:
     carry: tuple[str, ...] = ()
     refers: tuple[str, ...] = ()
     questions: tuple[Question, ...] = ()
+    signals: tuple[str, ...] = ()
 
     def intent_for(self, op: Operation) -> str | None:
         """The intent that does ``op`` to this object, or None when it is not supported."""
@@ -55,6 +58,11 @@ class DomainObject:
     def pattern(self) -> re.Pattern[str]:
         """The object's words as one pattern (longest first)."""
         return _words(self.words)
+
+    @property
+    def hints(self) -> re.Pattern[str]:
+        """The object's words and signals as one pattern."""
+        return _words((*self.words, *self.signals))
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,6 +149,12 @@ class ActionSpec:
     follow: FollowUps = field(default_factory=FollowUps)
     fallback: bool = False  # answers a message no other action explains, when its slots recognise it
 
+    @property
+    def keeps(self) -> bool:
+        """Whether a run leaves something stored that the user did not have before (a record, a reminder):
+        a write, or an action that can be amended or taken back."""
+        return self.writes or self.amend is not None or self.undo is not None
+
     def slot(self, name: str) -> SlotSpec | None:
         """The slot called ``name``, if this action has one."""
         return next((s for s in self.slots if s.name == name), None)

@@ -157,9 +157,9 @@ def answer(question: str, now: datetime) -> str:
     label = next((w for w in sorted(_REL, key=len, reverse=True) if w in question), None) or (
         named.group(0) if named else ("那天" if day is not None else "今天"))
     target = day or today
-    if re.search(r"工作日|上班|放假|休息|节假日|调休|休息日", question):
+    if re.search(r"工作日|上班|放假|休息|节假日|调休|休息日|是不是周末|是周末|周末吗", question):
         return _kind_answer(target, label)
-    if re.search(r"几点|时间|几时", question) and day is None:
+    if re.search(r"几点|时间|几时|时刻|报(?:个|一下|下)?时", question) and day is None:
         return f"现在是{now:%H:%M}，{fmt_day(today, year=True)}。"
     if re.search(r"星期几|周几|礼拜几", question) and not re.search(r"几号|几月", question):
         return f"{label}是星期{WEEKDAYS[target.weekday()]}（{target.month}月{target.day}日）。"

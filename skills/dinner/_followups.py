@@ -15,6 +15,7 @@ from runtime.skill import Entity, FollowUps, Modifier, Question
 from runtime.skill.parsers import parse_value
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
+from skills.dinner._swap import SWAP_FOR_NAMED
 
 __all__ = ["FOLLOW_UPS"]
 
@@ -39,8 +40,8 @@ def _said_budget(text: str, people: int) -> float | None:
 
 
 def _kept(params: Params) -> dict[str, Any]:
-    """The plan's params without what only one answer asked for (the shopping list alone)."""
-    return {k: v for k, v in params.items() if k != "show"}
+    """The plan's params without what only one answer asked for (the shopping list alone, a question)."""
+    return {k: v for k, v in params.items() if k not in ("show", "swap_ask")}
 
 
 def _cheaper(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -111,6 +112,7 @@ FOLLOW_UPS = FollowUps(
                  _shopping),
     ),
     modifiers=(
+        SWAP_FOR_NAMED,
         Modifier("cheaper", r"便宜|省(点|些|一点|一些)?钱?|太贵|贵了|少花|花少|预算(低|少|降)|降(低)?(点|一点)?预算|节约|实惠",
                  _cheaper),
         Modifier("richer", r"丰盛|好一点|好点|贵一点|多花|预算(?:再)?(?:高|多|加|提)|加(?:点)?预算|提高预算|吃好点|多给|宽裕",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from skills.cookbook.book import load_book
@@ -65,17 +66,44 @@ def _spend_line(plan: DinnerPlan) -> str | None:
     return None
 
 
-def format_plan(plan: DinnerPlan) -> str:
-    """The reply: restrictions echoed, menu, shopping list with ¥, total and budget check, nutrition per person."""
+def _at_home(plan: DinnerPlan, words: Mapping[str, str]) -> str:
+    """"家里现有先用上：西红柿400克": what the plan takes from the pantry, named as the user calls it."""
+    return "家里现有先用上：" + "、".join(f"{words.get(n, n)}{round(g)}克" for n, g in plan.shopping.from_pantry)
+
+
+def _chained(swaps: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """Swaps as the menu shows them: 黄瓜皮蛋汤→西红柿鸡蛋汤 then 西红柿鸡蛋汤→金针菇汤 is 黄瓜皮蛋汤→金针菇汤."""
+    out: list[tuple[str, str]] = []
+    for was, into in swaps:
+        earlier = next((i for i, (_, b) in enumerate(out) if b == was), None)
+        if earlier is None:
+            out.append((was, into))
+        elif out[earlier][0] == into:
+            del out[earlier]  # swapped back
+        else:
+            out[earlier] = (out[earlier][0], into)
+    return out
+
+
+def format_plan(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str:
+    """The reply: restrictions echoed, menu, shopping list with ¥, total and budget check, nutrition per person.
+    ``words``: what the user calls pantry items, by canonical name ({"番茄": "西红柿"})."""
     lines: list[str] = []
     if not plan.menu:
         return "按这些忌口，我的菜谱里暂时找不到合适的菜，可以放宽一点忌口再试试。"
     if plan.within_budget:
         lines.append(f"{plan.people}个人的晚饭，预算{_yuan(plan.budget)}，这样安排：")
+    elif plan.swapped:
+        chosen = "、".join(into for _, into in _chained(plan.swapped))
+        lines.append(f"加上你点的{chosen}，{plan.people}个人这顿约{_yuan(plan.total)}，比预算{_yuan(plan.budget)}"
+                     f"多{_yuan(round(plan.total - plan.budget, 2))}，其余的菜已经挑了省钱的：")
     else:
         lines.append(f"预算{_yuan(plan.budget)}不太够{plan.people}个人吃一顿：最省的搭配也要约{_yuan(plan.total)}"
                      f"（超出{_yuan(plan.total - plan.budget)}）。下面是最省钱的方案，供参考：")
     lines.extend(restriction_lines(plan))
+    if plan.swapped:
+        lines.append("按你说的：" + "、".join(f"{out}换成{into}" if out else f"加上{into}"
+                                               for out, into in _chained(plan.swapped)) + "。")
     lines.append("【菜单】")
     for item in plan.menu:
         extra = f"，不放{'、'.join(item.dropped)}" if item.dropped else ""
@@ -86,7 +114,7 @@ def format_plan(plan: DinnerPlan) -> str:
     if not plan.shopping.items:
         lines.append("· 不用买，家里的就够了")
     if plan.shopping.from_pantry:
-        lines.append("家里现有先用上：" + "、".join(f"{n}{round(g)}克" for n, g in plan.shopping.from_pantry))
+        lines.append(_at_home(plan, words or {}))
     if plan.within_budget:
         lines.append(f"合计约{_yuan(plan.total)}，在预算内（还剩{_yuan(round(plan.budget - plan.total, 2))}）。")
         spend = _spend_line(plan)
@@ -104,7 +132,7 @@ def format_plan(plan: DinnerPlan) -> str:
     return "\n".join(lines)
 
 
-def format_shopping(plan: DinnerPlan) -> str:
+def format_shopping(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str:
     """Only the shopping list of a plan ("要买些啥" right after it)."""
     lines = [f"{plan.people}个人这顿晚饭的购物清单：" if plan.menu else "这顿晚饭还没有能做的菜。"]
     for buy in plan.shopping.items:
@@ -112,7 +140,7 @@ def format_shopping(plan: DinnerPlan) -> str:
     if plan.menu and not plan.shopping.items:
         lines.append("· 不用买，家里的就够了")
     if plan.shopping.from_pantry:
-        lines.append("家里现有先用上：" + "、".join(f"{n}{round(g)}克" for n, g in plan.shopping.from_pantry))
+        lines.append(_at_home(plan, words or {}))
     if plan.menu:
         lines.append(f"合计约{_yuan(plan.total)}。菜单：{'、'.join(m.name for m in plan.menu)}。")
     return "\n".join(lines)

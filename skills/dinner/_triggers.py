@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 from runtime.skill import Trigger
+from skills.dinner.catalog import load_catalog
 
 __all__ = ["TRIGGERS"]
+
+_METHOD = (r"红烧|清蒸|凉拌|糖醋|干煸|水煮|酸辣|香辣|麻辣|宫保|鱼香|油焖|清炒|小炒|干锅|黄焖|家常|爆炒|蒜蓉|葱爆|椒盐|"
+           r"炸|炒|蒸|煮|炖|烤|焖|卤|煎|烧|拌|熏|烩|涮|爆")
+_SUFFIX = r"汤|羹|粥|饼|面|饭|糕|丸子|包子|饺子|馄饨|片|丝|丁|块|卷|煲|锅|盖饭|炒饭|沙拉"
+
+
+def _dish_shaped() -> str:
+    """A message that is only a dish's name (炸馒头片, 红烧茄子, 烤鸭): a catalog ingredient with a way of
+    cooking or a dish's ending, nothing else — a recipe asked for by name, found or not."""
+    words = sorted({a for a in load_catalog().ingredient_words() if len(a) > 1}, key=len, reverse=True)
+    single = "|".join(a for a in load_catalog().ingredient_words() if len(a) == 1)
+    food = "|".join(words)
+    return (rf"^(?=[\u4e00-\u9fff]{{2,10}}[。！!~～]*$)(?:"
+            rf"(?:{_METHOD})[\u4e00-\u9fff]{{0,3}}(?:{food}|{single})[\u4e00-\u9fff]{{0,3}}|"
+            rf"[\u4e00-\u9fff]{{0,3}}(?:{food})[\u4e00-\u9fff]{{0,2}}(?:{_SUFFIX}))[。！!~～]*$")
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
@@ -32,6 +48,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=r".{1,16}(能|可以|可)(做|弄|烧|炒|煮)(点|个|些)?(什么|啥|哪些)",
         unless=r"晚饭|晚餐|今晚|预算|运动|提醒|天|周末|假期|有空|工作|时间",
     ),
+    Trigger("recipe.query", "recipe.dish_named", order=290, pattern=_dish_shaped(),
+            unless=r"^(?:我|你|他|她|想|要|买|有|在|去|没|不|别|吃了|喝了)|冰箱|家里|多少|价|斤|块钱|提醒"),
     # 来个简单的汤 / 十分钟能做好的早餐 / 推荐个素菜
     Trigger(
         "recipe.query", "recipe.browse", order=112,

@@ -45,14 +45,17 @@ def _swapped(chosen: Chosen, category: str, i: int, cand: Option) -> Chosen:
 
 
 def fit(builder: Builder, chosen: Chosen, options: Mapping[str, list[Option]], *, keep_veg: bool = False,
-        budget: float | None = None) -> float:
-    """Swap dishes for cheaper ones (biggest saving first) until the menu costs at most the budget."""
+        budget: float | None = None, pinned: frozenset[str] = frozenset()) -> float:
+    """Swap dishes for cheaper ones (biggest saving first) until the menu costs at most the budget; the
+    ``pinned`` dishes (the ones the user asked for) stay."""
     limit = budget if budget is not None else builder.req.budget
     cost = builder.cost(chosen)
     while cost > limit:
         best: tuple[float, str, int, Option] | None = None
         for category, opts in chosen.items():
             for i, current in enumerate(opts):
+                if current.dish.name in pinned:
+                    continue
                 for cand in options.get(category, []):
                     if cand.unit_cost >= current.unit_cost or not _can_replace(current, cand, chosen, category, keep_veg):
                         continue

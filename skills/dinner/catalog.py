@@ -126,6 +126,7 @@ class Catalog:
         for ing in ingredients.values():
             for alias in (ing.name, *ing.aliases):
                 self._alias.setdefault(alias, ing.name)
+        self._longest_first = sorted(self._alias, key=len, reverse=True)
 
     def dish(self, name: str) -> Dish | None:
         """The dish called exactly ``name``."""
@@ -136,21 +137,29 @@ class Catalog:
         hits = [name for name in self._dish_by_name if name in text]
         return self._dish_by_name[max(hits, key=len)] if hits else None
 
+    def ingredient_words(self) -> tuple[str, ...]:
+        """Every name and alias of an ingredient."""
+        return tuple(self._alias)
+
     def canonical(self, word: str) -> str | None:
         """The canonical ingredient name for ``word`` (a name or an alias), or None."""
         return self._alias.get(word.strip())
 
     def find_ingredients(self, text: str) -> list[str]:
         """Canonical names of the ingredients mentioned in ``text``, longest mentions first."""
-        found: list[str] = []
+        return [name for name, _ in self.mentions(text)]
+
+    def mentions(self, text: str) -> list[tuple[str, str]]:
+        """(canonical name, the word the text uses for it) of each ingredient mentioned in ``text``,
+        longest mentions first ("西红柿" → ("番茄", "西红柿")): the name for matching and planning, the
+        word for saying it back."""
+        found: dict[str, str] = {}
         rest = text
-        for alias in sorted(self._alias, key=len, reverse=True):
+        for alias in self._longest_first:
             if len(alias) > 1 and alias in rest:
                 rest = rest.replace(alias, "\0")
-                name = self._alias[alias]
-                if name not in found:
-                    found.append(name)
-        return found
+                found.setdefault(self._alias[alias], alias)
+        return list(found.items())
 
 
 def _nutrition(raw: Mapping[str, Any]) -> Nutrition:

@@ -21,10 +21,10 @@ from skills.dinner._menu import FACTORS, ORDER, Option, Shape, choose, menu_shap
 from skills.dinner._shopping import ShoppingItem, ShoppingList, build_shopping_list, shopping_cost
 from skills.dinner._upgrade import fit, upgrade
 from skills.dinner.catalog import Catalog, Nutrition, load_catalog
-from skills.dinner.exclusions import Exclusions, parse_exclusions
+from skills.dinner.exclusions import Exclusions, allowed_ingredients, parse_exclusions
 
 __all__ = ["GENEROUS_PER_PERSON", "DinnerPlan", "MenuItem", "PlanRequest", "ShoppingItem", "ShoppingList",
-           "dish_counts", "plan_dinner"]
+           "allowed_dishes", "dish_counts", "plan_dinner"]
 
 GOALS = ("减脂", "增肌", "控糖")
 GENEROUS_PER_PERSON = 60.0
@@ -45,6 +45,7 @@ class PlanRequest:
     avoid: Sequence[str] = ()  # dish names not to choose ("第一个菜换掉")
     extra: Sequence[str] = ()  # categories to add a dish of ("再来个汤": soup)
     dishes: int | None = None  # at most this many dishes ("一个菜就够")
+    swaps: Sequence[tuple[str, str]] = ()  # (dish out, dish in) the user asked for ("把汤换成紫菜蛋花汤")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,8 @@ class DinnerPlan:
     notes: tuple[str, ...] = ()
     full_menu_cost: float = 0.0  # the cheapest full-size menu (a dish per person and a soup)
     upgrades: tuple[str, ...] = ()
+    swapped: tuple[tuple[str, str], ...] = ()  # the swaps asked for that the menu honours
+    refused: tuple[tuple[str, str], ...] = ()  # the swaps the restrictions (or the catalog) rule out
 
     @property
     def total(self) -> float:
@@ -185,8 +188,7 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         raise ValueError(f"people must be 1..20, got {req.people}")
     catalog = catalog or load_catalog()
     goal = req.goal if req.goal in GOALS else None
-    excl = (parse_exclusions(req.exclusions, catalog) | parse_exclusions(req.dislikes, catalog)
-            | parse_exclusions(req.allergies, catalog))
+    excl = _exclusions(req, catalog)
     options = options_for(catalog, excl, goal, req.pantry_g)
     if req.avoid:
         options = {c: [o for o in opts if o.dish.name not in req.avoid] for c, opts in options.items()}
@@ -222,6 +224,15 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         aim = AIM * min(req.budget, GENEROUS_PER_PERSON * req.people)
         builder.base = {c: len(opts) for c, opts in chosen.items()}
         chosen, premium, upgrades = upgrade(builder, chosen, options, aim, req.budget, keep_veg=keep_veg)
+    swapped: list[tuple[str, str]] = []
+    refused: list[tuple[str, str]] = []
+    if req.swaps and chosen:
+        swapped, refused = _swap_in(builder, chosen, options, req.swaps)
+        outs = {out for out, _ in req.swaps}
+        if builder.cost(chosen, premium) > req.budget + 1e-9:  # what was asked for stays; the rest gets cheaper
+            fit(builder, chosen, {c: [o for o in opts if o.dish.name not in outs] for c, opts in options.items()},
+                keep_veg=keep_veg, pinned=frozenset(into for _, into in swapped))
+        upgrades = tuple(u for u in upgrades if not any(out in u for out in outs))
     if not chosen:
         notes.append("按这些忌口，菜谱里找不到能做的菜。")
     menu = builder.menu(chosen)
@@ -235,5 +246,55 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         nutrition_per_person=nutrition.scaled(1 / req.people),
         within_budget=bool(menu) and shopping.total <= req.budget + 1e-9,
         exclusions=excl, notes=tuple(dict.fromkeys(notes)), full_menu_cost=round(full_cost, 2),
-        upgrades=upgrades,
+        upgrades=upgrades, swapped=tuple(swapped), refused=tuple(refused),
     )
+
+
+def _exclusions(req: PlanRequest, catalog: Catalog) -> Exclusions:
+    return (parse_exclusions(req.exclusions, catalog) | parse_exclusions(req.dislikes, catalog)
+            | parse_exclusions(req.allergies, catalog))
+
+
+def allowed_dishes(req: PlanRequest, catalog: Catalog | None = None) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The catalog dishes ``req``'s restrictions allow, and the restrictions in words (不吃辣, 不用香菜 …)."""
+    catalog = catalog or load_catalog()
+    excl = _exclusions(req, catalog)
+    allowed = frozenset(d.name for d in catalog.dishes if allowed_ingredients(d, excl, catalog) is not None)
+    return allowed, excl.labels
+
+
+def _swap_in(builder: Builder, chosen: dict[str, list[Option]], options: Mapping[str, list[Option]],
+             swaps: Sequence[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Put each dish asked for in the place of the dish it replaces (in ``chosen``, in order); a dish whose
+    replaced one is not on this menu takes the place of the last dish of its kind not asked for. Returns the
+    swaps done and those refused (the dish asked for is not allowed by the restrictions, or unknown)."""
+    by_name = {o.dish.name: (c, o) for c, opts in options.items() for o in opts}
+    done: list[tuple[str, str]] = []
+    refused: list[tuple[str, str]] = []
+    for out, into in swaps:
+        found = by_name.get(into)
+        if found is None:
+            refused.append((out, into))
+            continue
+        category, option = found
+        asked = {i for _, i in done}
+        place = next(((c, i) for c, opts in chosen.items() for i, o in enumerate(opts) if o.dish.name == out), None)
+        if place is None and not any(o is option for o in chosen.get(category, [])):
+            free = [i for i, o in enumerate(chosen.get(category, [])) if o.dish.name not in asked]
+            place = (category, free[-1]) if free else None
+        at = len(chosen.get(category, []))
+        if place is not None:
+            was, index = place
+            del chosen[was][index]
+            if was == category:
+                at = index
+            elif builder.base.get(was):  # one dish fewer of that kind, one more of this
+                builder.base[was] -= 1
+                builder.base[category] = builder.base.get(category, 0) + 1
+            if not chosen[was]:
+                del chosen[was]
+        opts = chosen.setdefault(category, [])
+        if not any(o is option for o in opts):
+            opts.insert(min(at, len(opts)), option)
+        done.append((out, into))
+    return done, refused

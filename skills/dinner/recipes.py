@@ -30,8 +30,9 @@ from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
+from skills.dinner._at_home import cookable, kind_asked
 from skills.dinner._recipe_text import recipe_reply
-from skills.pantry.skill import read_pantry
+from skills.pantry.skill import read_pantry, word
 
 __all__ = ["SPEC", "extract_dish", "extract_people", "query"]
 
@@ -76,20 +77,42 @@ def _listing(heading: str, options: tuple[Recipe, ...]) -> str:
     return "\n".join(lines)
 
 
+def _at_home(view: ExecView, params: Mapping[str, Any], services: Any, asked: str) -> SkillResult:
+    """Dishes made with what is at home, the items just talked about first, each with the items it uses."""
+    try:
+        rows = read_pantry(services.db, view.user)
+    except SQLAlchemyError:
+        rows = []
+    if not rows:
+        return SkillResult("冰箱里还没记东西。说说有哪些食材，比如“冰箱里有土豆和鸡蛋能做啥”。",
+                           dto={"query": asked, "known": False}, ok=False)
+    first = [str(w) for w in params.get("ingredients") or [] if w]
+    stock = sorted(((r.name, word(r)) for r in rows), key=lambda s: first.index(s[1]) if s[1] in first else len(first))
+    kind, easy = kind_asked(asked)
+    found = cookable(stock, first, kind=kind, easy=easy)
+    words = "、".join(said for _, said in stock[:6]) + ("等" if len(stock) > 6 else "")
+    what = f"{'简单的' if easy else ''}{kind or '菜'}"
+    if not found:
+        return SkillResult(f"菜谱里暂时没有用{words}做的{what}。", dto={"query": asked, "known": False}, ok=False)
+    lines = [f"家里的{words}，能做这些{what}："]
+    for i, c in enumerate(found, 1):
+        facts = [f"用{'、'.join(c.uses)}", "★" * c.recipe.difficulty if c.recipe.difficulty else "",
+                 f"约{c.recipe.minutes}分钟" if c.recipe.minutes else ""]
+        lines.append(f"{i}. {c.recipe.name}（{'，'.join(f for f in facts if f)}）")
+    lines.append("回复序号或菜名看做法。")
+    options = tuple(c.recipe for c in found)
+    dto = {"query": asked, "known": True, "options": [r.name for r in options], "pantry": [s for _, s in stock]}
+    return SkillResult("\n".join(lines), data=dto, dto=dto, choices=_choices(options),
+                       entities=tuple(Entity("dish", r.name, r.name) for r in options))
+
+
 def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Answer a recipe question from the corpus."""
     asked = str(params.get("dish") or "").strip()
     people = params.get("people")
     eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
     if _HOME_FOODS.search(asked) and _CAN_MAKE.search(asked):  # 用这些能做什么菜 (after the pantry was told)
-        try:
-            stocked = [item.name for item in read_pantry(services.db, view.user)]
-        except SQLAlchemyError:
-            stocked = []
-        if not stocked:
-            return SkillResult("冰箱里还没记东西。说说有哪些食材，比如“冰箱里有土豆和鸡蛋能做啥”。",
-                               dto={"query": asked, "known": False}, ok=False)
-        asked = f"有{'和'.join(stocked[:4])}能做什么"
+        return _at_home(view, params, services, asked)
     finding = find(asked) if asked else None
     if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
         return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",
@@ -129,7 +152,7 @@ SPEC = SkillSpec(
     description="家常菜做法",
     help="查菜谱：比如“番茄炒蛋怎么做”",
     objects=(DomainObject("dish", ("道菜", "菜谱", "食谱", "做法", "菜"), ((Operation.SEE, "recipe.query"),),
-                          noun="菜", pick="dish", carry=("people",)),),
+                          noun="菜", pick="dish", carry=("people",), signals=("怎么做", "咋做", "下厨", "清淡", "吃点")),),
     actions=(
         ActionSpec(
             name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=FOLLOW_UPS,

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from runtime.skill import Choice, SkillResult
 from runtime.views import ExecView
 from skills.exercise._log import log
-from skills.exercise._met import find_activity
+from skills.exercise._met import activity_word, same_activity
 from skills.models import ExerciseLog
 from skills.store import apply_once
 
@@ -29,7 +29,7 @@ def extract_log_target(text: str) -> str | int | None:
     m = re.search(r"第\s*(\d+)\s*[条个次]|^\s*(\d+)\s*$", text)
     if m:
         return int(m.group(1) or m.group(2))
-    activity = find_activity(text)
+    activity = activity_word(text)  # as said: "俯卧撑那条" is the 俯卧撑, not any 力量训练
     if activity:
         return activity
     return LATEST if _LATEST_WORDS.search(text) else None
@@ -89,7 +89,7 @@ def delete_log(view: ExecView, params: Mapping[str, Any], services: Any) -> Skil
     elif isinstance(target, int) and not isinstance(target, bool) and 1 <= target <= len(recent):
         chosen = recent[target - 1]
     elif isinstance(target, str) and target != LATEST:
-        chosen = next((r for r in recent if r.activity == target), None)
+        chosen = next((r for r in recent if same_activity(r.activity, target)), None)
     elif target == LATEST:
         chosen = recent[0]
     if chosen is None:

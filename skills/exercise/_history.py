@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from runtime.skill import Entity, SkillResult
 from runtime.views import ExecView
-from skills.exercise._met import find_activity
+from skills.exercise._met import activity_word, same_activity
 from skills.exercise._period import Period, extract_period, find_period, resolve_period
 from skills.models import ExerciseLog
 
@@ -44,11 +44,12 @@ _ANY = re.compile(r"运动|锻炼|训练")
 
 
 def extract_activity(text: str) -> str | None:
-    """The ``activity`` slot of a history question: the one activity it asks about ("今年跑了多少公里"), or
-    "运动" when it asks about every activity ("近三个月的运动" after a look at the runs drops that filter)."""
+    """The ``activity`` slot of a history question: the one activity it asks about, as it names it ("今年跑了多少公里"
+    → 跑步, "蛙泳的记录" → 蛙泳), or "运动" when it asks about every activity ("近三个月的运动" after a look at the
+    runs drops that filter)."""
     if not asks_history(text):
         return None
-    return find_activity(text) or ("运动" if _ANY.search(text) else None)
+    return activity_word(text) or ("运动" if _ANY.search(text) else None)
 
 
 def _at(row: ExerciseLog) -> datetime:
@@ -87,12 +88,13 @@ def workout_entity(row: ExerciseLog, tz: str) -> Entity:
 
 
 def _rows(services: Any, user: str, start: datetime, end: datetime, activity: str | None) -> list[ExerciseLog]:
+    """The workouts of the period; with ``activity``, those it means (an activity's own name covers every
+    word for it: 跑步 takes 慢跑 and 夜跑)."""
     query = select(ExerciseLog).where(ExerciseLog.user_id == user, col(ExerciseLog.done_at) >= start.astimezone(UTC),
                                       col(ExerciseLog.done_at) <= end.astimezone(UTC))
-    if activity:
-        query = query.where(ExerciseLog.activity == activity)
     with Session(services.db) as session:
-        return list(session.exec(query.order_by(col(ExerciseLog.done_at), col(ExerciseLog.id))).all())
+        rows = list(session.exec(query.order_by(col(ExerciseLog.done_at), col(ExerciseLog.id))).all())
+    return [r for r in rows if same_activity(r.activity, activity)] if activity else rows
 
 
 def _title(period: Period, today: datetime) -> str:
@@ -112,7 +114,7 @@ def history(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRe
     said = str(params.get("period") or DEFAULT_PERIOD)
     period = resolve_period(extract_period(said) or said, local.date()) or resolve_period(DEFAULT_PERIOD, local.date())
     assert period is not None
-    activity = find_activity(str(params.get("activity") or "")) if params.get("activity") else None
+    activity = activity_word(str(params.get("activity") or "")) if params.get("activity") else None
     start, end = period.bounds(tz)
     rows = _rows(services, view.user, start, min(end, local + timedelta(seconds=1)), activity)
     title = _title(period, local)

@@ -12,7 +12,7 @@ from runtime.skill import SkillResult
 from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.exercise._history import workout_entity
-from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, estimate, find_activity, said_activity
+from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, activity_word, estimate, find_activity
 from skills.exercise._when import WorkoutTime, extract_day, resolve_day
 from skills.models import ExerciseLog
 from skills.store import get_profile, insert_once
@@ -26,8 +26,15 @@ def num(value: Any) -> float | None:
 
 
 def _activity(params: Mapping[str, Any]) -> str | None:
+    """The kind of activity of the workout (its MET): 力量训练 for 俯卧撑."""
     raw = params.get("activity")
     return find_activity(str(raw)) if raw else None
+
+
+def _word(params: Mapping[str, Any]) -> str | None:
+    """The workout as the user called it (俯卧撑, 慢跑, 蛙泳): what is recorded and said back."""
+    raw = str(params.get("activity") or "")
+    return activity_word(raw) if raw else None
 
 
 def weight_of(services: Any, user: str) -> tuple[float, bool]:
@@ -80,7 +87,7 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
     except ValueError:
         return SkillResult(f"{activity}多长时间？告诉我分钟数就能算消耗。", ok=False)
     done = when.at if when is not None else view.now
-    named = said_activity(str(params.get("activity") or "")) or activity  # "俯卧撑", as said, not 力量训练
+    named = _word(params) or activity  # "俯卧撑", as said, not 力量训练
     row = ExerciseLog(user_id=view.user, activity=named, minutes=est.minutes, distance_km=km, met=est.met,
                       weight_kg=weight, weight_assumed=assumed, kcal=est.kcal,
                       done_at=done.astimezone(UTC), source_msg_id=view.msg_id)
@@ -101,7 +108,7 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
 
 def confirm_log(params: Mapping[str, Any]) -> str:
     raw = str(params.get("activity") or "")
-    activity = said_activity(raw) or _activity(params) or raw or "运动"
+    activity = _word(params) or raw or "运动"
     day = str(params.get("day") or "")
     said = f"{day + ' ' if day else ''}{activity} {_amount(num(params.get('minutes')), num(params.get('distance_km')))}"
     if isinstance(params.get("previous"), Mapping):
@@ -126,8 +133,8 @@ def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, An
         changed["minutes"] = float(minutes)
     if km is not None:
         changed["distance_km"] = float(km)
-    activity = find_activity(fragment)
-    if activity is not None and activity != _activity(previous):
+    activity = activity_word(fragment)  # "是蛙泳" after 游泳: the word changes, whatever its kind
+    if activity is not None and activity != _word(previous):
         changed["activity"] = activity
     if not changed:
         return None
@@ -148,7 +155,8 @@ def how_long(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillR
         return None
     verb = dict(_VERBS).get(activity, "练")
     far = activities()[activity].typical_kmh is not None
-    said = f"{verb}了" if verb in activity else f"{activity}{verb}了"  # 跑了 / 羽毛球打了
+    named = _word(params) or activity
+    said = f"{verb}了" if verb in named else f"{named}{verb}了"  # 跑了 / 羽毛球打了 / 撸铁练了
     return SkillResult(f"{said}多长时间？" + (f"或者{verb}了几公里也行。" if far else "比如“半小时”“四十来分钟”。"))
 
 

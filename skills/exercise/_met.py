@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Activity", "DEFAULT_WEIGHT_KG", "Estimate", "activities", "estimate", "find_activity"]
+__all__ = ["Activity", "DEFAULT_WEIGHT_KG", "Estimate", "activities", "activity_word", "estimate", "find_activity",
+           "same_activity"]
 
 MET_PATH = Path(__file__).with_name("met.json")
 
@@ -64,43 +65,76 @@ _SPLIT_FILLER = r"(?:了|完|过|着|会儿?|一会儿?|场|趟|[\d零一二两�
 
 
 @lru_cache(maxsize=1)
-def _split_forms() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Two-character activity names said with something between the verb and its object."""
+def _split_forms() -> tuple[tuple[re.Pattern[str], str, str], ...]:
+    """Two-character activity names said with something between the verb and its object: (pattern, the
+    word, its activity)."""
     forms = []
     for act in activities().values():
         for word in (act.name, *act.aliases):
             if len(word) == 2 and all("\u4e00" <= ch <= "\u9fff" for ch in word):
-                forms.append((re.compile(re.escape(word[0]) + _SPLIT_FILLER + re.escape(word[1])), act.name))
+                forms.append((re.compile(re.escape(word[0]) + _SPLIT_FILLER + re.escape(word[1])), word, act.name))
     return tuple(forms)
+
+
+@lru_cache(maxsize=1)
+def _words() -> tuple[tuple[str, str], ...]:
+    """Every name and alias (lower case) with its activity, longest first, a word before a verb's form
+    ("慢跑了" is 慢跑, not 跑了)."""
+    pairs = [(word.lower(), act.name) for act in activities().values() for word in (act.name, *act.aliases)]
+    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), _form(p[0]))))
+
+
+def _form(word: str) -> bool:
+    """Whether an alias is a form of a verb ("跑了", "跑"), not a word for an activity."""
+    return len(word) < 2 or word.endswith("了")
+
+
+# places named after what is done there: "健身房练了一个小时力量" is strength training, not 健身 as such
+_PLACES = re.compile(r"健身房|健身中心|健身馆|游泳馆|游泳池|跑道")
+
+
+def _named(text: str) -> tuple[str, str] | None:
+    """(the words of ``text`` that name an activity, that activity): the longest name or alias, else a
+    two-character one split by what people put inside it ("游完泳" → 游泳, "撸完铁" → 撸铁); a place named
+    after an activity counts only when nothing else is named ("去健身房了")."""
+    if _PLACES.search(text):
+        found = _named(_PLACES.sub(lambda m: " " * len(m.group()), text))
+        if found is not None:
+            return found
+        text = _PLACES.sub(lambda m: m.group()[:-1], text)
+    lowered = text.lower()
+    for word, name in _words():
+        at = lowered.find(word)
+        if at >= 0:
+            return text[at:at + len(word)], name
+    for pattern, word, name in _split_forms():
+        if pattern.search(text):
+            return word, name
+    return None
 
 
 def find_activity(text: str) -> str | None:
     """The canonical activity named in ``text`` (the longest matching name or alias wins), also when
     the verb and its object are split ("游完泳", "跳了20分钟绳")."""
-    best: tuple[int, str] | None = None
-    for act in activities().values():
-        for word in (act.name, *act.aliases):
-            if word.lower() in text.lower() and (best is None or len(word) > best[0]):
-                best = (len(word), act.name)
-    if best is None:
-        for pattern, name in _split_forms():
-            if pattern.search(text):
-                return name
-    return best[1] if best else None
+    found = _named(text)
+    return found[1] if found else None
 
 
-def said_activity(text: str) -> str | None:
-    """The activity as the user named it, when that is a more specific word than its kind ("俯卧撑" for
-    力量训练): what a record and its reply should say. None when the kind's own name was said."""
-    best: tuple[int, str, str] | None = None
-    for act in activities().values():
-        for word in act.aliases:  # another word, not a form of the kind's own name ("跑了" is 跑步)
-            if len(word) >= 2 and not set(word) & set(act.name) and word.lower() in text.lower() \
-                    and (best is None or len(word) > best[0]):
-                best = (len(word), word, act.name)
-    if best is None or best[2] in text:
+def activity_word(text: str) -> str | None:
+    """The activity named in ``text`` as the user called it ("俯卧撑", "慢跑", "蛙泳", "撸铁"): what a record,
+    its confirmation, a history and a deletion say. A form of a verb ("跑了", "跑") is its activity's own name."""
+    found = _named(text)
+    if found is None:
         return None
-    return best[1]
+    word, name = found
+    return name if _form(word) or word in name else word  # "力量" is 力量训练
+
+
+def same_activity(word: str, asked: str) -> bool:
+    """Whether a workout recorded as ``word`` is one ``asked`` means: the same word, or any word of the
+    activity when the activity's own name is asked ("跑步" covers 慢跑 and 夜跑; "蛙泳" only 蛙泳)."""
+    kind = find_activity(asked)
+    return word == asked or (kind == asked and find_activity(word) == kind)
 
 
 def estimate(activity: str, *, minutes: float | None, distance_km: float | None, weight_kg: float) -> Estimate:

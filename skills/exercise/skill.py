@@ -20,7 +20,7 @@ from skills.exercise._delete import amend_log, delete_confirm_text, delete_log, 
 from skills.exercise._history import extract_activity, extract_history_period, history, summarise
 from skills.exercise._limits import describe_avoid, describe_days, extract_add, extract_avoid, extract_days
 from skills.exercise._log import confirm_log, corrected_log, how_long, log, num, weight_of
-from skills.exercise._met import DEFAULT_WEIGHT_KG, estimate, find_activity
+from skills.exercise._met import DEFAULT_WEIGHT_KG, activity_word, estimate
 from skills.exercise._plan import parse_level, weekly_plan
 from skills.exercise._plan_follow import FOLLOW_UPS as PLAN_FOLLOW_UPS
 from skills.exercise._triggers import TRIGGERS
@@ -80,7 +80,8 @@ SPEC = SkillSpec(
         DomainObject("workout", ("运动记录", "锻炼记录", "健身记录", "跑步记录", "运动", "锻炼", "健身", "训练", "跑步",
                                  "游泳", "骑车", "快走", "瑜伽", "跳绳", "爬山", "打球", "练了"),
                      ((Operation.SEE, "exercise.history"), (Operation.CREATE, "exercise.log"),
-                      (Operation.DELETE, "exercise.delete")), noun="运动", pick="target"),
+                      (Operation.DELETE, "exercise.delete")), noun="运动", pick="target",
+                     signals=("动", "练", "瘦", "胖", "减肥", "腹肌", "出汗", "体能")),
         DomainObject("activity", ("运动项目",), ((Operation.SEE, "exercise.history"),), noun="运动项目",
                      pick="activity", carry=("period",)),
         DomainObject("workout_plan", ("运动计划", "健身计划", "训练计划", "锻炼计划", "运动方案"),
@@ -108,7 +109,7 @@ SPEC = SkillSpec(
             follow_up=corrected_log, task="记录运动",
             undo="exercise.delete", undo_with=(("target", "刚才那条"),),
             slots=(
-                SlotSpec("activity", SlotType.TEXT, "练的什么、练了多久？比如“跑步40分钟”。", extract=find_activity),
+                SlotSpec("activity", SlotType.TEXT, "练的什么、练了多久？比如“跑步40分钟”。", extract=activity_word),
                 SlotSpec("minutes", SlotType.DURATION, "运动了多长时间？", minimum=1, maximum=1440, lookup=how_long),
                 SlotSpec("distance_km", SlotType.DISTANCE, "多少公里？", minimum=0.05, maximum=300),
                 SlotSpec("day", SlotType.TEXT, "哪天练的？", required=False, extract=extract_day),

@@ -1,7 +1,9 @@
 """Parse pantry statements: "冰箱里有鸡蛋6个、西红柿4个" / "买了两斤排骨" / "鸡蛋用完了".
 
 Pure functions. Each clause mentioning a catalog ingredient becomes a :data:`PantryChange`
-dict (JSON-serialisable): ``{"name", "op": set|add|sub, "quantity": float|None, "unit"}``.
+dict (JSON-serialisable): ``{"name", "op": set|add|sub, "quantity": float|None, "unit", "said"}`` —
+``name`` the canonical ingredient (番茄), ``said`` the word the user used for it (西红柿) when that is
+another word.
 Weights are normalised to grams (unit "克"); counts to "个"; other units are kept as said.
 """
 
@@ -115,16 +117,17 @@ def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange
     text = _ROUGHLY.sub(r"\1", text)
     changes: dict[str, PantryChange] = {}
     for clause in (c for part in _SPLIT.split(text) for c in _by_quantity(part)):
-        names = catalog.find_ingredients(clause)
-        if not names:
+        named = catalog.mentions(clause)
+        if not named:
             continue
         quantity, unit = quantity_of(clause)
         op = _op(clause, text, quantity is not None)
-        for name in names[:1] if quantity is not None else names:
+        for name, said in named[:1] if quantity is not None else named:
             if op == "empty":
-                changes[name] = {"name": name, "op": "set", "quantity": 0.0, "unit": unit or "个"}
+                change = {"name": name, "op": "set", "quantity": 0.0, "unit": unit or "个"}
             else:
-                changes[name] = {"name": name, "op": op, "quantity": quantity, "unit": unit}
+                change = {"name": name, "op": op, "quantity": quantity, "unit": unit}
+            changes[name] = {**change, "said": said} if said != name else change
     return list(changes.values())
 
 

@@ -13,8 +13,6 @@ from runtime.skill import (
     ActionSpec,
     DomainObject,
     Entity,
-    FollowUps,
-    Modifier,
     Operation,
     SkillResult,
     SkillSpec,
@@ -25,11 +23,12 @@ from runtime.views import ExecView
 from skills.dinner.catalog import load_catalog
 from skills.models import PantryItem, utcnow
 from skills.pantry._correct import corrected_items, previous_items
+from skills.pantry._follow import UPDATE_FOLLOW_UPS, VIEW_FOLLOW_UPS, extract_item
 from skills.pantry._parse import PantryChange, parse_pantry, to_grams
 from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
 
-__all__ = ["EVERYTHING", "SPEC", "describe_change", "pantry_grams", "read_pantry"]
+__all__ = ["EVERYTHING", "SPEC", "describe_change", "pantry_grams", "pantry_words", "read_pantry", "said_name", "word"]
 
 
 def _qty(quantity: float | None, unit: str) -> str:
@@ -41,15 +40,26 @@ def _qty(quantity: float | None, unit: str) -> str:
 
 
 def describe_change(change: Mapping[str, Any]) -> str:
-    """One change in words: 鸡蛋 6个 / 排骨 +2斤 / 鸡蛋 用完了."""
-    name, op, quantity, unit = change["name"], change["op"], change.get("quantity"), change.get("unit") or ""
-    if name == EVERYTHING:
+    """One change in the user's words: 鸡蛋 6个 / 排骨 +2斤 / 西红柿用完了 (as they called it, not 番茄)."""
+    if change["name"] == EVERYTHING:
         return "全部食材用完了（冰箱清空）"
+    name, op, quantity, unit = said_name(change), change["op"], change.get("quantity"), change.get("unit") or ""
     if op == "set" and quantity == 0:
         return f"{name}用完了"
     if op == "sub":
         return f"{name}用掉{_qty(quantity, unit)}"
     return f"{name} +{_qty(quantity, unit)}" if op == "add" else f"{name} {_qty(quantity, unit)}"
+
+
+def said_name(change: Mapping[str, Any]) -> str:
+    """What the user called the item of a change (西红柿), else its canonical name (番茄)."""
+    said = change.get("said")
+    return str(said) if isinstance(said, str) and said else str(change["name"])
+
+
+def word(row: PantryItem) -> str:
+    """What the user calls a stocked item: the word they last used for it, else its canonical name."""
+    return row.said or row.name
 
 
 def _changes(params: Mapping[str, Any]) -> list[PantryChange]:
@@ -62,6 +72,8 @@ def _apply(session: Session, user: str, msg_id: str, change: PantryChange) -> No
     quantity, unit, op = change.get("quantity"), change.get("unit") or "", change["op"]
     if row is None:
         row = PantryItem(user_id=user, name=change["name"], quantity=0.0, unit=unit or "若干")
+    said = change.get("said")  # the newest word for it is the one said back from now on (none: its own name)
+    row.said = said if isinstance(said, str) and said and said != change["name"] else None
     if quantity is None:
         if row.quantity == 0:  # "有鸡蛋" without an amount keeps a known amount
             row.quantity, row.unit = 0.0, "若干"
@@ -95,6 +107,11 @@ def pantry_grams(engine: Engine, user: str) -> dict[str, float]:
     return grams
 
 
+def pantry_words(engine: Engine, user: str) -> dict[str, str]:
+    """What the user calls each stocked item, by canonical name, where that differs ({"番茄": "西红柿"})."""
+    return {r.name: r.said for r in read_pantry(engine, user) if r.said and r.said != r.name}
+
+
 def _row(session: Session, user: str, name: str) -> PantryItem | None:
     return session.exec(select(PantryItem).where(PantryItem.user_id == user, PantryItem.name == name)).first()
 
@@ -124,8 +141,8 @@ def _expanded(session: Session, user: str, changes: list[PantryChange]) -> list[
             out.append(change)
             continue
         rows = session.exec(select(PantryItem).where(PantryItem.user_id == user)).all()
-        out += [{"name": r.name, "op": "set", "quantity": 0.0, "unit": "个" if r.unit == "若干" else r.unit}
-                for r in rows if r.quantity > 0 or r.unit == "若干"]
+        out += [{"name": r.name, "op": "set", "quantity": 0.0, "unit": "个" if r.unit == "若干" else r.unit,
+                 "said": word(r)} for r in rows if r.quantity > 0 or r.unit == "若干"]
     return out
 
 
@@ -172,7 +189,8 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
     reply = f"好的，记下了：{_said(changes, left)}。" if applied else f"这条已经记过了：{_said(changes, {})}。"
     dto = {"changes": [describe_change(c) for c in changes], "applied": applied}
     return SkillResult(reply, data={"changes": changes, "applied": applied, "ref": {"held": held} if applied else None},
-                       dto=dto, facts={"pantry_updated": [c["name"] for c in changes]})
+                       dto=dto, facts={"pantry_updated": [said_name(c) for c in changes]},
+                       shown={"ingredients": [said_name(c) for c in changes if c["name"] != EVERYTHING]})
 
 
 def amend(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -186,26 +204,30 @@ def amend(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     reply = f"改好了：{_said(changes, left)}。" if applied else f"这条已经改过了：{_said(changes, {})}。"
     return SkillResult(reply, data={"changes": changes, "applied": applied, "ref": ref},
                        dto={"changes": [describe_change(c) for c in changes], "applied": applied},
-                       facts={"pantry_updated": [c["name"] for c in changes]})
+                       facts={"pantry_updated": [said_name(c) for c in changes]},
+                       shown={"ingredients": [said_name(c) for c in changes if c["name"] != EVERYTHING]})
 
 
-def extract_item(text: str) -> str | None:
-    """The one ingredient a question about the pantry asks after ("鸡蛋还剩几个" → 鸡蛋)."""
-    names = load_catalog().find_ingredients(text)
-    return names[0] if len(names) == 1 else None
+def _entity(row: PantryItem) -> Entity:
+    """A shown item, named as the user calls it; its canonical name is another word that picks it."""
+    attrs: dict[str, Any] = {"quantity": row.quantity, "unit": row.unit}
+    if row.said and row.said != row.name:
+        attrs["aka"] = row.name
+    return Entity("ingredient", word(row), word(row), attrs)
 
 
 def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """What is at home (every item shown as an entity, in the order listed), or how much of one item."""
+    """What is at home (every item shown as an entity, in the order listed), or how much of one item —
+    each named as the user calls it."""
     rows = read_pantry(services.db, view.user)
     item = params.get("item")
     if isinstance(item, str) and item:
-        row = next((r for r in rows if r.name == item), None)
+        name = load_catalog().canonical(item) or item
+        row = next((r for r in rows if r.name == name), None)
         if row is None:
             return SkillResult(f"冰箱记录里没有{item}。买了跟我说一声，比如“买了{item}”。", dto={"item": item, "has": False})
         said = "有，数量没记" if row.unit == "若干" else f"还有{_qty(row.quantity, row.unit)}"
-        return SkillResult(f"{row.name}{said}。", dto={"item": item, "has": True},
-                           entities=(Entity("ingredient", row.name, row.name, {"quantity": row.quantity, "unit": row.unit}),))
+        return SkillResult(f"{item}{said}。", dto={"item": item, "has": True}, entities=(_entity(row),))
     if not rows:
         with Session(services.db) as session:
             ever = session.exec(select(PantryItem.id).where(PantryItem.user_id == view.user)).first() is not None
@@ -214,53 +236,10 @@ def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> Ski
                                dto={"items": []})
         return SkillResult("你还没记过家里有什么食材。可以说“冰箱里有鸡蛋6个、西红柿4个”。",
                            dto={"items": []})
-    items = [f"{r.name} {_qty(r.quantity, r.unit)}" for r in rows]
-    entities = tuple(Entity("ingredient", r.name, r.name, {"quantity": r.quantity, "unit": r.unit}) for r in rows)
+    items = [f"{word(r)} {_qty(r.quantity, r.unit)}" for r in rows]
     return SkillResult("家里现有：" + "、".join(items) + "。想知道能做什么菜，就问“用这些能做什么菜”。",
-                       data={"items": items}, dto={"items": items}, entities=entities,
-                       shown={"ingredients": [r.name for r in rows]})
-
-
-def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
-              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"鸡蛋还剩几个" / "第一样还有多少" right after the pantry was shown: how much of that item."""
-    return {"item": entity.name} if entity is not None and entity.kind == "ingredient" else None
-
-
-def _changed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
-             shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"刚才用了一根胡萝卜" / "鸡蛋还剩3个" right after the pantry was shown: that change to it."""
-    items = parse_pantry(m.string)
-    return {"items": items} if items else None
-
-
-def _cook_these(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
-                shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"用这些做个菜吧" right after the pantry was shown: recipes with what was shown."""
-    names = [str(n) for n in shown.get("ingredients") or []]
-    return {"dish": f"有{'和'.join(names[:4])}能做什么"} if names else None
-
-
-def _cook_one(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
-              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"第二样能做什么" / "排骨怎么吃": recipes with the one item shown."""
-    return {"dish": f"{entity.name}能做什么"} if entity is not None and entity.kind == "ingredient" else None
-
-
-_COOK = r"(?:(?:能|可以|可)?(?:做|弄|烧|炒|煮|炖)(?:个|点|些|一道|几道)?(?:什么|啥|哪些)?(?:菜|吃的|饭|好吃的)?|怎么吃|咋吃)"
-# "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left; "用了一根胡萝卜": a change to
-# what was shown; "用这些做个菜吧": recipes with what was shown (the listing's items are what "这些" means)
-VIEW_FOLLOW_UPS = FollowUps(
-    modifiers=(
-        Modifier("how much is left", r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|剩多少",
-                 _how_much, entity=True),
-        Modifier("stock changed", r"用了|用掉了?|吃了|吃掉了?|[用吃]完了?|[用吃]光了?|没了|没有了|坏了|扔了|买了|又买了?|新买了?|"
-                                  r"添了|囤了|还有|还剩|剩下", _changed, intent="pantry.update"),
-        Modifier("cook with these", rf"(?:用|拿|就用|就拿)?(?:这些|这几样|这几个|上面这些|它们|这些东西|这些菜)(?:都)?{_COOK}",
-                 _cook_these, intent="recipe.query"),
-        Modifier("cook with one", _COOK, _cook_one, intent="recipe.query", entity=True),
-    ),
-)
+                       data={"items": items}, dto={"items": items}, entities=tuple(_entity(r) for r in rows),
+                       shown={"ingredients": [word(r) for r in rows]})
 
 
 def _check_items(value: Any) -> str | None:
@@ -294,7 +273,8 @@ SPEC = SkillSpec(
     objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
                                      "家里的食材", "家里的东西", "储物柜"),
                           ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
-                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材"),
+                           (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材",
+                          signals=("喝光", "吃完", "用完", "买了", "囤了", "剩")),
              # one item of the pantry shown: "第二样怎么做" opens recipes with it; naming it alone says nothing yet
              # (a bare "鸡蛋还有3个" is a change of the stock, read by the rules, not a pick)
              DomainObject("ingredient", ("这样食材", "那样食材"), ((Operation.SEE, "recipe.query"),), noun="食材",
@@ -302,7 +282,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm, task="更新冰箱库存",
-            amend=amend, follow_up=corrected_items,
+            amend=amend, follow_up=corrected_items, follow=UPDATE_FOLLOW_UPS,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
                             extract=_extract_items, check=_check_items),),
             description="记录家里有什么食材、用完了什么",

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from runtime.skill import Trigger
+from skills.weather._cities import CITIES
+
+_CITY = "|".join(sorted(CITIES, key=len, reverse=True))  # 我在等着你 is no city
 
 __all__ = ["TRIGGERS"]
 
@@ -16,7 +19,8 @@ TRIGGERS: tuple[Trigger, ...] = (
         "profile.update", "profile.update", order=140,
         pattern=(
             r"我的目标是|目标(改成|是|设为)|我(想|要)(减脂|增肌|减肥|控糖|保持)|身高\s*\d|体重\s*\d|我(身高|体重)|"
-            r"我\d+(斤|公斤|kg|cm|厘米)|(我)?对.{1,6}过敏|我不吃|我是素食|我住在|^我(现在)?(在|住|人在)[\u4e00-\u9fa5]{2,5}(市)?$|"
+            r"我\d+(斤|公斤|kg|cm|厘米)|(我)?对.{1,6}过敏|我不吃|我是素食|我住在|"
+            rf"^我(现在)?(在|住|人在)(?:{_CITY})(市)?$|"
             r"(默认|常住)城市|我(已经)?(搬到|搬去|定居在?)[\u4e00-\u9fa5]{2,5}(市)?了?$|"
             # a field and how it changes: 把体重更新为70 / 体重降到一百三十来斤了 / 更新一下我的身高
             rf"(?:{_FIELD})(?:要|想)?(?:{_CHANGE}|降到|掉到|减到|涨到|长到|到了|变了)|"

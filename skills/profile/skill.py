@@ -172,7 +172,8 @@ SPEC = SkillSpec(
     help="健康档案：比如“我的目标是减脂，身高170”“看看我的资料”",
     objects=(DomainObject("profile", ("健康档案", "个人资料", "个人信息", "资料", "档案", "身高", "体重", "目标", "BMI", "bmi"),
                           ((Operation.SEE, "profile.view"), (Operation.CHANGE, "profile.update"),
-                           (Operation.CREATE, "profile.update")), noun="资料"),),
+                           (Operation.CREATE, "profile.update")), noun="资料",
+                          signals=("多重", "多高", "斤", "公斤", "胖", "瘦", "减肥", "增肌")),),
     actions=(
         ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料",
                    task="查看健康档案",

@@ -13,9 +13,10 @@ LATEST = "刚才"  # the reminder set last: "取消刚才那个", "刚才那个�
 _LATEST = re.compile(r"(?:刚才|刚刚|刚)(?:设|加|定|建)?(?:的|那个|那条|这个|这条)*(?:提醒)?")
 TIMER = "计时"
 TIMER_CONTENT = "计时结束"
-_KEYWORD = re.compile(r"(?:记得|请|麻烦|帮我)*(?:提醒一下我|提醒我一下|提醒下我|提醒我|提醒一下|叫我|喊我|提醒)")
+_KEYWORD = re.compile(r"(?:记得|请|麻烦|帮我)*(?:提醒一下我|提醒我一下|提醒下我|提醒我|提醒一下|叫我|喊我|提醒"
+                      r"|(?:可|千万|一定)?(?:别|不要)让我忘(?:了|记)?)")
 _SETUP = re.compile(r"(?:帮我)?(?:设置?|定|建|加|创建|添加)(?:一个|个|一下)?(?:的)?提醒")
-_LEAD = re.compile(r"^(?:[\s,，:：。、]|的|要|该|记得|我|再)+")
+_LEAD = re.compile(r"^(?:[\s,，:：。、]|的|要|该|记得|我|再)+|^是(?=[\u4e00-\u9fff])")
 _TRAIL = re.compile(r"[\s,，。.!！~～吧哦啊呀哈的了]+$")
 _ALL = re.compile(r"全部|所有|全都|都")
 _NUMBER = re.compile(r"第?\s*(?P<n>\d+|[一二两三四五六七八九十]{1,3})\s*(?:个|条|号)?")
@@ -30,8 +31,16 @@ _SOME = re.compile(r"(?:一|1)?\s*(?:个|条)|某(?:一)?(?:个|条)|一下|哪�
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
+_FROM = re.compile(r"(?:从|自)\s*$")
+_ON = re.compile(r"\s*(?:开始|起)")
+
+
 def _strip_spans(text: str) -> str:
+    """``text`` without its time phrases, and the 从…开始 around them (从下周一开始 is when, not what)."""
     for start, end in reversed(time_spans(text)):
+        before, after = _FROM.search(text, 0, start), _ON.match(text, end)
+        start = before.start() if before is not None else start
+        end = after.end() if after is not None else end
         text = text[:start] + text[end:]
     return text
 

@@ -127,7 +127,7 @@ SPEC = SkillSpec(
                                        "要做的事", "要办的事", "要记着的事", "要记的事"),
                           ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
                            (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
-                          noun="提醒", pick="target"),),
+                          noun="提醒", pick="target", signals=("催", "叫我", "喊我", "忘", "记得", "记着", "到点")),),
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,

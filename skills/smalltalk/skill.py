@@ -28,7 +28,7 @@ TRIGGERS = (
     ),
     Trigger(  # a request the assistant cannot do (an app, a payment): said so, before any rule reads a word of it
         UNKNOWN, "cannot", order=3, pattern=CANNOT.pattern,
-        unless=r"提醒|记得|别忘|叫我|喊我|闹钟|几点|菜谱|做法|怎么做|食材|晚饭",
+        unless=r"提醒|记得|记着|记住|帮我记|别忘|叫我|喊我|闹钟|几点|菜谱|做法|怎么做|食材|晚饭",
     ),
     Trigger(
         "chitchat", "chitchat.feelings", order=210,

@@ -192,7 +192,7 @@ SPEC = SkillSpec(
     description="查天气",
     help="天气：比如“明天天气怎么样”",
     objects=(DomainObject("weather", ("天气预报", "天气", "气温", "温度"), ((Operation.SEE, "weather.query"),),
-                          noun="天气"),),
+                          noun="天气", signals=("下雨", "下雪", "冷不冷", "热不热", "带伞", "穿什么", "刮风")),),
     actions=(
         ActionSpec(
             name="query", intent="weather.query", run=query, read_only=True, task="查天气",

@@ -170,3 +170,16 @@ def test_run_refuses_bad_input_with_a_clear_message(tmp_path: Path, capsys: pyte
     assert "not found" in capsys.readouterr().err
     assert run(_args("--data-dir", str(tmp_path), "--sets", "nope"), settings) == 2
     assert "unknown set" in capsys.readouterr().err
+
+
+def test_a_numbered_question_is_right_when_it_offers_the_gold_intent_and_never_a_false_task() -> None:
+    outcomes = [
+        Outcome("smp2017", "weather", "intent_model", "datetime.query", asked=("datetime.query", "weather.query")),
+        Outcome("smp2017", "weather", "intent_model", "reminder.create", asked=("reminder.create",)),
+        Outcome("smp2017", "PlayMusic", "intent_model", "reminder.create", asked=("reminder.create",)),
+    ]
+    report = score(outcomes, confusion=True)
+    assert report["in_scope_accuracy"] == 0.5
+    assert (report["in_scope_asked"], report["in_scope_right_by_asking"], report["out_of_scope_asked"]) == (2, 1, 1)
+    assert report["false_tasks"] == 0 and report["out_of_scope_not_ours"] == 0.0
+    assert report["confusion"]["PlayMusic"] == {"intent_model -> asked reminder.create": 1}

@@ -179,7 +179,7 @@ def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] =
 
 
 @contextmanager
-def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
+def _runtime(model: str, items: Sequence[Item], *, breaker: int | None = None) -> Iterator[Any]:
     from bot.app import build_runtime
     from bot.settings import Settings
     from runtime.llm.testkit import FakeOpenAI, Mode
@@ -189,6 +189,8 @@ def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
         if model != "none":
             fake.set_mode(Mode(model), table=ideal_table(items))
             fields.update(openai_base_url=fake.base_url, openai_api_key="fake-key", openai_model="ideal-model")
+            if breaker is not None:
+                fields["openai_extra"] = {"OPENAI_BREAKER_FAILURES": str(breaker)}
         runtime = build_runtime(Settings(_env_file=None, **fields))  # type: ignore[call-arg]
         try:
             yield runtime
@@ -196,11 +198,13 @@ def _runtime(model: str, items: Sequence[Item]) -> Iterator[Any]:
             runtime.services.db.dispose()
 
 
-def run(model: str, items: Sequence[Item] | None = None,
-        no_model: Sequence[Scored] = ()) -> tuple[dict[str, Any], list[Scored]]:
-    """Score the set with no model (``none``), the ideal fake (``sensible``) or another mode of the fake."""
+def run(model: str, items: Sequence[Item] | None = None, no_model: Sequence[Scored] = (),
+        *, breaker: int | None = None) -> tuple[dict[str, Any], list[Scored]]:
+    """Score the set with no model (``none``), the ideal fake (``sensible``) or another mode of the fake;
+    ``breaker``: failures in a row that open the model's breaker (a large number: every turn that would
+    ask the model meets the failure itself, none is spared by an open breaker)."""
     chosen = list(items) if items is not None else load_items()
-    with _runtime(model, chosen) as runtime:
+    with _runtime(model, chosen, breaker=breaker) as runtime:
         scored = score_items(runtime.engine, runtime.services.db, chosen)
     return report(scored, model=model, no_model=no_model), scored
 
@@ -211,12 +215,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", action="append", choices=MODELS,
                         help="run with no model and/or a mode of the fake (default: none and sensible)")
     parser.add_argument("--items", action="store_true", help="also print one line per item")
+    parser.add_argument("--breaker", type=int, default=None,
+                        help="failures in a row that open the model's breaker (default: the product's, 3)")
     args = parser.parse_args(argv)
     plain: list[Scored] = []
     for model in args.model or ["none", "sensible"]:
         if model != "none" and not plain:
             _, plain = run("none")
-        figures, scored = run(model, no_model=plain)
+        figures, scored = run(model, no_model=plain, breaker=args.breaker)
         if model == "none":
             plain = scored
         print(json.dumps(figures, ensure_ascii=False))

@@ -40,7 +40,12 @@ def test_dinner_reads_profile_allergies_and_pantry(services: Services, make_view
 def test_dinner_spec_slots() -> None:
     action = DINNER.actions[0]
     assert action.intent == "dinner.plan" and not action.writes
-    assert [s.name for s in action.slots] == ["people", "budget", "dietary"]
+    assert [s.name for s in action.slots][:3] == ["people", "budget", "dietary"]
+    # the rest keep what follow-ups changed (swaps, dishes left out, dishes added): never asked, never read from words
+    kept = action.slots[3:]
+    assert [s.name for s in kept] == ["swaps", "avoid", "extra"]
+    assert all(not s.required and not s.ask_once and s.extract is not None and s.extract("把汤换成紫菜蛋花汤") is None
+               for s in kept)
     people = action.slot("people")
     dietary = action.slot("dietary")
     assert people is not None and people.minimum == 1 and people.maximum == 20 and people.question == "几个人吃？"
@@ -60,7 +65,7 @@ def test_pantry_update_is_idempotent_and_viewable(services: Services, make_view:
     assert items is not None
     parsed = items("冰箱里有鸡蛋6个、西红柿4个")
     assert parsed == [{"name": "鸡蛋", "op": "set", "quantity": 6.0, "unit": "个"},
-                      {"name": "番茄", "op": "set", "quantity": 4.0, "unit": "个"}]
+                      {"name": "番茄", "op": "set", "quantity": 4.0, "unit": "个", "said": "西红柿"}]
     first = pantry.update(make_view(msg_id="m-1"), {"items": parsed}, services)
     again = pantry.update(make_view(msg_id="m-1"), {"items": parsed}, services)
     assert first.data["applied"] and not again.data["applied"]
