@@ -10,7 +10,7 @@ from runtime import texts
 from runtime._apply_common import Engine, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
-from runtime._slots import extract_all
+from runtime._slots import amended, extract_all
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
@@ -118,7 +118,7 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
     """Slots named by their own words: a correction, others out of order, several at once."""
     ctx = turn.ctx
     slots = dict(match.params.get("slots") or {})
-    said = describe_params(slots) or "这些"
+    said = describe_params(slots)
     session = ctx.active
     if session is None:
         pending = ctx.pending_confirmation
@@ -133,11 +133,11 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
             turn.say(texts.WHICH_NUMBER.format(options="，还是".join(readings), example=readings[0]) + pending.question
                      + texts.CONFIRM_SUFFIX)
             return
-        pending.params.update(slots)
+        pending.params = amended(pending.params, slots)
         pending.question = action.confirm_text(pending.params) if action.confirm_text else pending.question
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
         rebind(turn)
-        lead = texts.CORRECTED.format(what=said) if describe_params(slots) else "好的，改了。"
+        lead = texts.CORRECTED.format(what=said) if said else "好的，改了。"
         turn.say(lead + pending.question + texts.CONFIRM_SUFFIX)
         return
     action = engine.registry.action(session.skill, session.action)
@@ -145,7 +145,7 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         unknown(engine, turn, match, view, summary)
         return
     corrected = bool(match.params.get("correction")) or any(name in session.params for name in slots)
-    session.params.update(slots)
+    session.params = amended(session.params, slots)
     expected = session.expected_input
     value = match.params.get("value")
     if expected is not None and value is not None:
@@ -160,7 +160,8 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
     engine.dialogue.advance(turn, session, action)
     asking = ctx.active is not None and ctx.active.expected_input is not None
     if corrected or asking:  # a plain "noted" before a confirmation or a result would say nothing
-        turn.replies.insert(before, (texts.CORRECTED if corrected else texts.NOTED).format(what=said))
+        lead = (texts.CORRECTED if corrected else texts.NOTED).format(what=said) if said else texts.NOTED_PLAIN
+        turn.replies.insert(before, lead)
 
 
 def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -203,10 +204,16 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
 
 
 def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    options = [ClarifyOption(label=engine.registry.task_name(intent), intent=intent) for intent, _ in match.options]
+    picks = list(match.params.get("picks") or ())
+    if picks:  # which of the things shown ("把那个取消了" after two reminders)
+        options = [ClarifyOption(label=str(p["label"]), intent=str(p["intent"]), params=dict(p["params"])) for p in picks]
+        head = texts.WHICH_ONE.format(task=engine.registry.task_name(match.intent))
+    else:
+        options = [ClarifyOption(label=engine.registry.task_name(intent), intent=intent) for intent, _ in match.options]
+        head = texts.CLARIFY_HEAD
     options.append(ClarifyOption(label="都不是", intent="unknown"))
     lines = [f"{i}. {o.label}" for i, o in enumerate(options, 1)]
-    question = "\n".join([texts.CLARIFY_HEAD, *lines, texts.CLARIFY_TAIL])
+    question = "\n".join([head, *lines, texts.CLARIFY_TAIL])
     turn.ctx.clarification = Clarification(text=view.text, question=question, options=options, asked_at=turn.now)
     turn.say(question)
 

@@ -76,6 +76,9 @@ def refer(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         return
     spec, action = found
     params = dict(match.params.get("params") or {})
+    if not action.read_only:  # what else the message says for it ("第二个改到后天": the new time)
+        for name, value in extract_all(action, view.text, turn.now).items():
+            params.setdefault(name, value)
     turn.trace.skill, turn.trace.action = spec.name, action.name
     if ctx.active is not None or ctx.pending_confirmation is not None:
         if action.read_only:  # answered in passing: the waiting question stands

@@ -27,6 +27,8 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
+from runtime.lexicon import unexplained
+from runtime.parsers.timephrase import leaning
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.views import make_exec_view
 
@@ -93,6 +95,10 @@ class Dialogue:
             for word in sorted(obj.refers, key=len, reverse=True):
                 if word in text:
                     return text.replace(word, phrase, 1)
+            for word in sorted(obj.anchors, key=len, reverse=True):
+                at = text.find(word)
+                if at >= 0 and not unexplained(text[:at], []):  # "前一天早上9点提醒我…": counted from that day
+                    return f"{text[:at]}{phrase}{text[at:]}"
         return text
 
     def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
@@ -122,9 +128,9 @@ class Dialogue:
             if slot.check is not None and session.params.get(slot.name) is not None:
                 question = slot.check(session.params[slot.name])
                 if question:  # a value the skill cannot act on safely: ask rather than guess
-                    session.params.pop(slot.name)
+                    value = session.params.pop(slot.name)
                     session.missing = missing_slots(action, session.params, session.asked_optional)
-                    self._ask(turn, session, action, slot.name, question=question)
+                    self._ask(turn, session, action, slot.name, question=question, partial=_partial(value))
                     return
         missing = missing_slots(action, session.params, session.asked_optional)
         session.missing = missing
@@ -170,7 +176,7 @@ class Dialogue:
         return found
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
-             question: str | None = None) -> None:
+             question: str | None = None, partial: str = "") -> None:
         slot = action.slot(field)
         assert slot is not None
         options: list[str] = []
@@ -185,7 +191,7 @@ class Dialogue:
         if slot.ask_once and field not in session.asked_optional:
             session.asked_optional.append(field)
         session.expected_input = ExpectedInput(field=field, type=str(slot.parser), question=question,
-                                               asked_at=turn.now, options=options)
+                                               asked_at=turn.now, options=options, partial=partial)
         turn.ctx.active = session
         turn.say(question)
 
@@ -241,12 +247,20 @@ class Dialogue:
     @staticmethod
     def _show(turn: TurnState, skill: str, action: str, intent: str, params: dict[str, Any],
               result: SkillResult) -> None:
-        """``result`` becomes the focus: what ran, with which params, and what it showed."""
-        turn.ctx.show(Focus(
-            skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
-            ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
-            entities=[FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]))
+        """``result`` becomes the focus: what ran, with which params, and what it showed. Two requests of
+        one message that did the same thing ("2点提醒我取快递，2点半提醒我给老王回电话") show together."""
+        entities = [FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]
+        before = turn.ctx.focus
+        if turn.showed and before is not None and (before.skill, before.action) == (skill, action):
+            turn.ctx.focus = before.model_copy(update={"entities": [*before.entities, *entities],
+                                                       "params": plain(params), "at": turn.now})
+        else:
+            turn.ctx.show(Focus(
+                skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
+                ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
+                entities=entities))
         turn.focus = turn.ctx.focus
+        turn.showed = True
 
     def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""
@@ -320,3 +334,13 @@ class Dialogue:
             if paused.offered < MAX_OFFERS:
                 paused.offered += 1
                 turn.say(texts.RESUME_OFFER.format(task=self.registry.task_name(paused.session.intent)))
+
+
+def _partial(value: Any) -> str:
+    """The words understood of a time that could not be used as it was, with the part of the day its
+    other words lean to ("下周三" + 下班后 → "下周三晚上"), for reading an answer that gives only the rest."""
+    said = value.get("said") if isinstance(value, dict) else None
+    if not isinstance(said, str):
+        return ""
+    return said + leaning(tuple(map(str, value.get("unexplained") or ())))
+

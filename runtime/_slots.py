@@ -176,3 +176,24 @@ class _UseDefault:
 
 
 USE_DEFAULT = _UseDefault()
+
+
+def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with ``slots`` said again. A list of named items is corrected item by item: the items
+    named again replace theirs, the others stay ("冰箱里有三个土豆和一把豆角" then "不对，是两个土豆"
+    keeps the 豆角)."""
+    out = dict(params)
+    for name, value in slots.items():
+        old = out.get(name)
+        if isinstance(old, list) and _named_items(old) and _named_items(value):
+            again = {item["name"]: item for item in value}
+            kept = [again.pop(item["name"], item) for item in old]
+            out[name] = kept + list(again.values())
+        else:
+            out[name] = value
+    return out
+
+
+def _named_items(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "name" in v for v in value)
+

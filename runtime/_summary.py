@@ -80,6 +80,8 @@ def describe_params(params: Mapping[str, Any]) -> str:
             parts.append(value)
         elif isinstance(value, Mapping) and "at" in value:  # a time slot (TimeExpr.to_param)
             parts.append(_when(value))
+        elif isinstance(value, list) and value and all(isinstance(v, str) and len(v) <= 8 and _plain(v) for v in value):
+            parts.append("、".join(value[:4]))
     return "，".join(parts)
 
 

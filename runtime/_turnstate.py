@@ -24,6 +24,7 @@ class TurnState:
     data: dict[str, Any] = field(default_factory=dict)
     llm: Any = None  # a per-turn MeteredLLM around the shared port
     focus: Focus | None = None  # the last result, while it is alive
+    showed: bool = False  # a result of this message became the focus (a compound's parts add to it)
 
     def say(self, text: str) -> None:
         """Add a reply paragraph (empty text is ignored)."""

@@ -27,6 +27,8 @@ class ExpectedInput(BaseModel):
     attempts: int = 0
     options: list[str] = Field(default_factory=list)
     repeated: int = 0  # how often it was asked again after something else was answered in passing
+    partial: str = ""  # the words of a value that could not be used as it was ("那天早上"): an answer
+    # giving only the rest ("7点") is read together with them
 
 
 class SkillSession(BaseModel):

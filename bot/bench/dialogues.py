@@ -35,7 +35,8 @@ def failures(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str
 
     Keys: ``intent`` (a label or a list of acceptable ones), ``reply_contains`` (all), ``reply_any`` (one
     of, or a list of such groups), ``reply_lacks``, ``asks`` (a question mark in the reply or not),
-    ``state`` (a subset), ``push_contains`` / ``push_any``, ``"error": true``; any other key must equal.
+    ``state`` (a subset), ``push_contains`` (or ``pushes_contain``) / ``push_any``, ``"error": true``; any other
+    key must equal.
     """
     joined = "\n".join(actual.get("replies", []))
     pushes = " | ".join(p["text"] for p in actual.get("pushes", []))
@@ -44,7 +45,7 @@ def failures(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str
         if key == "intent" and isinstance(want, list):
             if actual.get("intent") not in want:
                 out.append(f"intent {actual.get('intent')!r} not in {want}")
-        elif key in ("reply_contains", "push_contains"):
+        elif key in ("reply_contains", "push_contains", "pushes_contain"):
             text = joined if key == "reply_contains" else pushes
             out += [f"{key[:5]} lacks {piece!r}" for piece in want if piece not in text]
         elif key in ("reply_any", "push_any"):
@@ -86,7 +87,7 @@ def _scripts(folder: Path) -> Iterator[Path]:
 
 
 def _topic(name: str) -> str:
-    return re.sub(r"^b?\d+_", "", name).split("_")[0]
+    return re.sub(r"^[a-z]?\d+_", "", name).split("_")[0]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,11 @@ def answer_value(registry: SkillRegistry, session: SkillSession | None, text: st
     slot = action.slot(session.expected_input.field) if action else None
     if slot is None:
         return None
+    partial = session.expected_input.partial
+    if partial and partial not in text:  # "7点" after "那天早上": read with what was understood of it
+        joined = parse_slot(slot, f"{partial} {text}", answer=True, now=now)
+        if joined is not None and (slot.check is None or slot.check(joined) is None):
+            return joined
     value = parse_slot(slot, text, answer=True, now=now)
     if value is None and session.expected_input.options and parse_yes_no(text, True) is True:
         return USE_DEFAULT

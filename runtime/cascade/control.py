@@ -34,7 +34,11 @@ HELP = frozenset({"帮助", "菜单", "help", "你能做什么", "你会什么",
 
 # a question about what the bot can do or how to use it: "都能帮我干点啥", "这个咋用"
 _ABILITY = re.compile(r"(?:你|您)?(?:都|还|到底|具体)?(?:能|会|可以)(?:帮我|帮忙|给我)?(?:干|做|办)?(?:点|些)?(?:啥|什么|嘛|哪些)"
-                      r"(?:事|功能|忙)?|(?:这个|你|这|它)(?:咋|怎么|如何)(?:用|使用|玩)|有(?:什么|啥)(?:用|功能)")
+                      r"(?:事|功能|忙)?|(?:这个|你|这|它)(?:咋|怎么|如何)(?:用|使用|玩)|有(?:什么|啥)(?:用|功能)"
+                      r"|^(?:咋|怎么|如何)(?:用|使用|玩)(?:啊|呀|呢)?(?:你|您|这个)$")
+
+
+_THINGS = re.compile(r"这些|那些|这几|那几|它们|这堆|这点|剩下的|剩的")
 
 
 def _asks_abilities(raw: str) -> bool:
@@ -44,6 +48,8 @@ def _asks_abilities(raw: str) -> bool:
         return False
     if m.group().startswith(("你", "您", "这", "它")):
         return True
+    if _THINGS.search(raw[:m.start()]):
+        return False  # "就这些能做点啥": what the things just shown can make, not what the bot can do
     return not unexplained(raw[:m.start()], []) and not unexplained(raw[m.end():], [])  # said of nothing else
 
 

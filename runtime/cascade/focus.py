@@ -22,7 +22,7 @@ from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
 from runtime.cascade.expected_input import QUESTION
 from runtime.cascade.rules import RuleRouter
-from runtime.context import Focus
+from runtime.context import Focus, FocusEntity
 from runtime.lexicon import (
     Span,
     ahead_minutes,
@@ -104,6 +104,9 @@ class FocusStage:
                          params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
         if turn.session is not None and focus.intent not in self._read_only:
             return None
+        which = None if waits else self._which(text, focus)
+        if which is not None:
+            return which
         said = self._said_again(turn, focus)
         if said is not None:
             return said
@@ -167,6 +170,8 @@ class FocusStage:
         kinds = {e.kind for e in focus.entities}
         objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
         for op, _ in ops:
+            if op is Operation.CHANGE and self._amends(focus):
+                continue  # "改成9点" right after a record was made corrects that record (its action's amend)
             intents = {i for o in objects if (i := o.intent_for(op)) is not None}
             if len(intents) == 1:
                 intent = intents.pop()
@@ -190,14 +195,17 @@ class FocusStage:
             if len(ops) != 1:
                 continue
             op, span = ops[0]
-            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause), [span]).strip()
+            if op is Operation.CHANGE and self._amends(focus):
+                continue  # a correction of the record just made, not another one named by words
+            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause),
+                                [span, *value_spans(clause)]).strip()
             for obj in objects if 2 <= len(words) <= 8 else ():  # the object the result was about
                 intent = obj.intent_for(op)
                 if intent is not None and obj.pick and intent in self._takes(obj):
                     return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
                                       f"{op.value} of 「{words}」")
         for op, span in operations(text):
-            if op not in (Operation.CREATE, Operation.CHANGE):
+            if op not in (Operation.CREATE, Operation.CHANGE) or (op is Operation.CHANGE and self._amends(focus)):
                 continue
             for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
                 intent = obj.intent_for(op)
@@ -232,7 +240,8 @@ class FocusStage:
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
         takes = self._takes(obj)
-        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes), None)
+        intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes
+                       and not (op is Operation.CHANGE and self._amends(focus))), None)
         if intent is None and not ops:
             intent = obj.intent_for(obj.default)
         if intent is None or intent not in takes:
@@ -268,6 +277,33 @@ class FocusStage:
         obj = self._registry.object(rule.kind) if isinstance(rule, Question) and rule.kind else None
         seen = obj.intent_for(Operation.SEE) if obj is not None else None
         return rule.intent or seen or focus.intent
+
+    def _which(self, text: str, focus: Focus) -> Match | None:
+        """"把那个取消了" while two or more things it could mean were just shown: which one, asked with
+        numbered options (a wrong guess would act on the wrong thing)."""
+        pointing = _DEIXIS.search(text)
+        ops = operations(text)
+        if pointing is None or not ops or not self._explains(text, (pointing.span(), *(s for _, s in ops)),
+                                                              strict=True):
+            return None
+        for op, _ in ops:
+            for kind in dict.fromkeys(e.kind for e in focus.entities):
+                obj = self._registry.object(kind)
+                shown = [e for e in focus.entities if e.kind == kind and not e.attrs.get("minor")]
+                intent = obj.intent_for(op) if obj is not None else None
+                if obj is None or obj.pick is None or intent is None or intent not in self._takes(obj) or len(shown) < 2:
+                    continue
+                picks = [{"label": _label(e), "intent": intent, "params": {obj.pick: e.ref if e.ref is not None else e.name}}
+                         for e in shown]
+                return Match(self.stage, Kind.CLARIFY, intent=intent, confidence=0.5,
+                             options=tuple((intent, _label(e)) for e in shown), params={"picks": picks},
+                             detail=f"focus: which of {len(shown)} {kind}s")
+        return None
+
+    def _amends(self, focus: Focus) -> bool:
+        """Whether the focus is a record just made by an action that takes corrections (its amend)."""
+        found = self._registry.for_intent(focus.intent)
+        return found is not None and found[1].amend is not None
 
     def _takes(self, obj: DomainObject) -> set[str]:
         """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
@@ -355,3 +391,10 @@ def _inside(span: Span, spans: tuple[Span, ...]) -> bool:
 def _within(spans: tuple[Span, ...], start: int, end: int) -> list[Span]:
     """``spans`` cut to ``start..end`` and made relative to it."""
     return [(max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and start < b]
+
+
+def _label(entity: FocusEntity) -> str:
+    """How a shown thing is named in a question about it: its name, and its time when it has one."""
+    due = entity.attrs.get("due")
+    return f"{entity.name}（{str(due)[11:16]}）" if isinstance(due, str) and len(due) >= 16 else entity.name
+

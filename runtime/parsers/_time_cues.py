@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ATTRIBUTIVE", "cue_spans"]
+__all__ = ["ATTRIBUTIVE", "cue_spans", "leaning"]
 
 _NOT_FESTIVAL = ("细节", "环节", "章节", "关节", "情节", "音节", "礼节", "调节", "小节", "季节性", "节目", "节约",
                  "节省", "节奏", "节能", "节食", "节制", "节俭", "节点", "节课", "节拍", "过节费")
@@ -27,7 +27,7 @@ _CUES = (
     r"|那周|那个月|那时候?|到时候?|届时",
     # events of the day
     r"(?:睡觉?|饭|餐|下班|上班|放学|上学|出门|起床|开会|会|考试|考|吃饭|午饭|晚饭|早饭)(?:前|后|之前|之后|以前|以后)"
-    r"|起床后|到家(?:后|以后|之后|时)|回家(?:后|以后|之后|时)|醒来(?:后|以后|之后)",
+    r"|起床后|到家(?:后|以后|之后|时)|回家(?:后|以后|之后|时)|醒来(?:后|以后|之后)|下了班|下完班|放了学|吃(?:完|了)(?:午|晚|早)?饭",
     # vague spans of time
     r"过几天|过两天|改天|回头|过阵子|过段时间|这几天|近期|最近几天|一会儿?|待会儿?|等会儿?|稍后|晚些时候|晚点",
     r"(?:之|以)?(?:前|后)(?:几|两)天|几天(?:后|以后|之后)|几(?:个)?(?:小时|分钟|周|星期|月)(?:后|以后|之后)",
@@ -59,3 +59,16 @@ def cue_spans(text: str) -> list[tuple[int, int]]:
                 start += lead.end()
         spans.append((start, end))
     return spans
+
+
+_LEANING = ((re.compile(r"下了?班|下完班|晚饭|晚餐|睡前|睡觉前|临睡|回家|到家"), "晚上"),
+            (re.compile(r"午饭|午餐|午休|午觉|放了?学"), "下午"),
+            (re.compile(r"起床|早饭|早餐|上班前|出门前|醒来"), "早上"))
+
+
+def leaning(words: list[str] | tuple[str, ...]) -> str:
+    """The part of the day that unexplained event words point to (下班后 → 晚上), or "": an answer
+    giving only a clock time ("六点半") is read in that part of the day."""
+    said = "".join(words)
+    return next((part for pattern, part in _LEANING if pattern.search(said)), "")
+

@@ -80,6 +80,9 @@ _ORDINAL_LAST = ("最后", "后面那个", "后面的", "后一个", "后者")
 _ORDINAL_FIRST = ("前面那个", "前面的", "前一个", "前者")
 
 
+_POINTING = re.compile(r"那个|这个|那条|这条|那一个|这一个|的|吧|呀|啊|呢|[。.！!？?，,\s]")
+
+
 def parse_choice(text: str, answer: bool, options: tuple[str, ...] = ()) -> int | None:
     """A 1-based option number: 1, 第二个, 选2, 后面那个, or an option's own words."""
     t = normalize_numerals(text.strip())
@@ -90,10 +93,10 @@ def parse_choice(text: str, answer: bool, options: tuple[str, ...] = ()) -> int 
         return len(options)
     if any(w in t for w in _ORDINAL_FIRST) and options:
         return 1
-    for i, option in enumerate(options, 1):
-        if option and (option in t or t in option) and len(t) >= 2:
-            return i
-    return None
+    words = _POINTING.sub("", t)  # "快递那个" names the option "取快递（14:00）"
+    fits = [i for i, option in enumerate(options, 1)
+            if option and (option in t or (len(words) >= 2 and words in option))]
+    return fits[0] if len(fits) == 1 else None
 
 
 def parse_text_list(text: str, answer: bool) -> list[str] | None:

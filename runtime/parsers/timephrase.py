@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans
+from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans, leaning
 from runtime.parsers._time_describe import describe_rrule, format_when
 from runtime.parsers._time_resolve import Resolved, group, resolve
 from runtime.parsers._time_scan import tokenize
 from runtime.parsers._time_tokens import Kind, Token
 
-__all__ = ["TimeExpr", "describe_rrule", "format_when", "parse_time_phrase", "time_spans"]
+__all__ = ["TimeExpr", "describe_rrule", "format_when", "leaning", "parse_time_phrase", "time_spans"]
 
 Span = tuple[int, int]
 

@@ -34,6 +34,8 @@ class DomainObject:
     ``carry`` lists focus params that go along with a picked entity (a plan's people to a recipe);
     ``refers`` are words that point at the one entity of this kind just shown ("那天" after a date answer):
     a new request saying one of them is read with the entity's ``attrs["phrase"]`` in its place;
+    ``anchors`` are words that count from that entity ("前一天", "第二天" after a date answer): a new request
+    that starts with one is read with the entity's phrase put before it;
     ``questions`` are derived questions about such an entity, whichever result showed it; ``signals`` are
     everyday words that point at the object without naming it (吃 for a dinner, 催 for a reminder, 胖 and
     动 for exercise): a message carrying one is about this domain, worth a model's look when code is unsure.
@@ -49,6 +51,7 @@ class DomainObject:
     refers: tuple[str, ...] = ()
     questions: tuple[Question, ...] = ()
     signals: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
 
     def intent_for(self, op: Operation) -> str | None:
         """The intent that does ``op`` to this object, or None when it is not supported."""

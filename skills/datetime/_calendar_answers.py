@@ -235,9 +235,32 @@ def _weekends(question: str, now: datetime) -> str | None:
     return f"{year}年{month}月有{len(groups)}个周末（{len(days)}天）：{parts}。"
 
 
+_IS_IT = re.compile(r"(?P<day>今天|明天|后天|今儿|明儿|今日)(?:是不是|是|就是)(?P<what>[^，,。？?]{1,8}?)(?:吗|吧|呀|啊|呢|么)?[？?！!。]*$")
+_OFFSET = {"今天": 0, "今儿": 0, "今日": 0, "明天": 1, "明儿": 1, "后天": 2}
+
+
+def _is_it(question: str, now: datetime) -> str | None:
+    """"今天是不是龙抬头" / "明天是冬至吗": yes or no, and when it is."""
+    m = _IS_IT.search(question)
+    if m is None:
+        return None
+    found = named_day(m.group("what"), now)
+    if found is None:
+        return None
+    day, words = found
+    festival = _festival(words)
+    name = festival.name if festival else words
+    asked = now.date() + timedelta(days=_OFFSET[m.group("day")])
+    if day == asked:
+        return f"是的，{m.group('day')}就是{name}（{fmt(day)}，{lunar_text(day)}）！"
+    days = (day - now.date()).days
+    when = f"还有{days}天" if days > 0 else f"已经过去{-days}天了"
+    return f"{m.group('day')}不是{name}。{name}是{fmt(day)}，{when}。"
+
+
 def calendar_answer(question: str, now: datetime) -> str | None:
     """The answer when ``question`` is about a named day or the calendar; None to fall through."""
-    for kind in (_remaining, _countdown, _lunar_question, _term_question, _holiday_length, _week_number, _weekends):
+    for kind in (_is_it, _remaining, _countdown, _lunar_question, _term_question, _holiday_length, _week_number, _weekends):
         reply = kind(question, now)
         if reply is not None:
             return reply

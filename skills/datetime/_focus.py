@@ -27,18 +27,22 @@ def day_entity(day: date, label: str, question: str, *, minor: bool = False) -> 
 def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: bool = False) -> str:
     """One fact about ``day``: how many days until it, its weekday, its lunar date, or its date."""
     today = now.date()
-    named = label if label and label not in ("那天", "今天") else f"{day.month}月{day.day}日"
+    dated = not label or label in ("那天", "今天") or label.startswith(f"{day.month}月{day.day}")
+    named = f"{day.month}月{day.day}日" if dated else label
+    full = fmt(day, year=day.year != today.year)
+    subject = full if dated else f"{named}（{full}）"  # "1月15日（星期五）", not "1月15日（1月15日（星期五））"
     if aspect == "countdown":
         days = (day - today).days
         if days == 0:
             return f"就是今天（{fmt(day)}）！"
         if days < 0:
-            return f"{named}（{fmt(day)}）已经过去{-days}天了。"
-        return f"离{named}（{fmt(day)}）还有{days}天。"
+            return f"{subject}已经过去{-days}天了。"
+        return f"离{subject}还有{days}天。"
     if aspect == "weekday":
-        return f"{named}（{day.month}月{day.day}日）是星期{WEEKDAYS[day.weekday()]}。"
+        return f"{named}（{day.month}月{day.day}日）是星期{WEEKDAYS[day.weekday()]}。" if not dated \
+            else f"{day.month}月{day.day}日是星期{WEEKDAYS[day.weekday()]}。"
     if aspect == "lunar":
-        return f"{named}（{fmt(day, year=day.year != today.year)}）是{lunar_text(day)}。"
+        return f"{subject}是{lunar_text(day)}。"
     said = f"{fmt(day, year=day.year != today.year)}"
     return f"{named}是{said}，{lunar_text(day)}。" if lunar else f"{named}是{said}。"
 
@@ -63,7 +67,8 @@ DAY_QUESTIONS = (
     Question("days until it", r"(?:离|距离|距|到|从)?(?:今天|现在)?还?(?:有|剩|差|要)?(?:几|多少)天|多久|多长时间|倒计时|还要等",
              _aspect("countdown"), kind="day"),
     Question("its weekday", r"(?:是)?(?:星期几|周几|礼拜几)", _aspect("weekday"), kind="day"),
-    Question("its lunar date", r"(?:农历|阴历|旧历)(?:是|的)?(?:几月)?(?:几号|多少|什么|哪天|初几|几)?", _aspect("lunar"),
+    Question("its lunar date", r"(?:农历|阴历|旧历)(?:是|的)?(?:几月)?(?:几号|多少|什么|哪天|初几|几)?"
+             r"|(?:正月|腊月|冬月|[二三四五六七八九十]月)(?:几|初几|几号|多少)|初几", _aspect("lunar"),
              kind="day"),
     Question("its date", r"几号|哪天|哪一天|几月几", _aspect("date"), kind="day"),
 )

@@ -38,5 +38,5 @@ def amend_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> 
     if result.ok and isinstance(replaced, int) and result.data.get("reminder_id") != replaced:
         store.cancel(services.db, [replaced])
         return SkillResult("改好了：" + result.reply.removeprefix("好的，"), data=result.data, dto=result.dto,
-                           facts=result.facts)
+                           facts=result.facts, entities=result.entities, shown=result.shown)
     return result

@@ -45,8 +45,25 @@ def _later(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
     return {}
 
 
+def _also(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+          shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The same reminder on another day said, at the same time ("后天也要", "周末也提醒一下")."""
+    due = _due(entity)
+    if due is None or entity is None:
+        return None
+    expr = parse_time_phrase(m.string, due)
+    if expr is None or expr.rrule:
+        return None
+    at = expr.at if expr.has_time else expr.at.replace(hour=due.hour, minute=due.minute, second=0, microsecond=0)
+    if at <= due:
+        return None
+    return {"when": TimeExpr(at=at, has_time=True, said=expr.said).to_param(), "content": entity.name}
+
+
 FIRED = FollowUps(
     modifiers=(
+        Modifier("again on another day", r"也要|也得|也提醒|也叫|也喊|也一样|照旧|同样提醒", _also,
+                 intent="reminder.create"),
         Modifier("again later",
                  r"(?:过|等|晚)\s*[^，,。]{0,6}?(?:再|后|叫|喊|提醒|通知|催)(?:我|一下|一声)*|再(?:叫|提醒|喊|通知|催)我?|到点再|稍后|"
                  r"晚点|待会|一会儿?|推迟|"

@@ -41,10 +41,18 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=rf"{_CANCEL_VERB}.{{0,12}}(提醒|闹钟)|(提醒|闹钟).{{0,6}}(取消|删除|删掉|删了|删|清空|不要了|关了|关掉)",
         unless=rf"^(?!.*{_CANCEL_VERB}.{{0,12}}提醒).*提醒我",  # 提醒我明天删照片 asks for a reminder
     ),
+    Trigger(  # 复查那个改到周五 / 把喝水的提醒改成7点半: a reminder named by its words, moved
+        "reminder.move", "reminder.move", order=25,
+        pattern=r"^(?:把|将)?[^，,。]{2,12}?(?:那个|那条|这个|这条|的)(?:提醒)?(?:时间)?(?:改到|改成|改为|挪到|推到|推迟到|延后到|提前到|换到|调到)",
+        unless=r"提醒我|叫我|喊我|预算|人数|个人|体重|身高|目标",
+    ),
     Trigger(
         "reminder.list", "reminder.list", order=30,
         pattern=(r"(我的|有哪些|有什么|有啥|有没有|有几个|查看|查查|看看|看下|看一下|列出|所有|全部)的?.{0,4}提醒"
-                 r"|提醒(列表|清单|有哪些|有什么|有啥)"),
+                 r"|提醒(列表|清单|有哪些|有什么|有啥)"
+                 # what have I set (我都设了些啥), the next one (下一个提醒), is it still there (刚设的提醒还在吧)
+                 r"|^我?(都|还|之前|刚才|刚)?(设|定|加)(了|过)(些|的)?(哪些|什么|啥|几个|多少)"
+                 r"|(下一?个|下一条|最近一?个|最近一条)提醒|提醒.{0,6}(还在|还有效|还算数|没丢)"),
         unless=r"提醒我",
     ),
     Trigger(

@@ -35,6 +35,7 @@ from skills.reminders._listing import (
     lookup_target,
     target_of,
 )
+from skills.reminders._move import extract_move_target, extract_move_when, move_reminder
 from skills.reminders._text import (
     ALL,
     LATEST,
@@ -126,7 +127,8 @@ SPEC = SkillSpec(
     objects=(DomainObject("reminder", ("提醒事项", "提醒", "闹钟", "闹铃", "日程", "行程", "待办", "计时器", "安排",
                                        "要做的事", "要办的事", "要记着的事", "要记的事"),
                           ((Operation.SEE, "reminder.list"), (Operation.CREATE, "reminder.create"),
-                           (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze")),
+                           (Operation.DELETE, "reminder.cancel"), (Operation.SNOOZE, "reminder.snooze"),
+                           (Operation.CHANGE, "reminder.move")),
                           noun="提醒", pick="target", signals=("催", "叫我", "喊我", "忘", "记得", "记着", "到点")),),
     actions=(
         ActionSpec(
@@ -151,6 +153,12 @@ SPEC = SkillSpec(
             confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒",
             slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
                             extract=extract_target, lookup=lookup_target),),
+        ),
+        ActionSpec(
+            name="move", intent="reminder.move", run=move_reminder, writes=False, reports_as="reminder.create",
+            description="把一个提醒改到别的时间", task="改提醒时间",
+            slots=(SlotSpec("target", SlotType.TEXT, "要改哪个提醒？回复编号或内容。", extract=extract_move_target),
+                   SlotSpec("when", SlotType.TEXT, "改到什么时候？比如「周五上午9点」。", extract=extract_move_when)),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
