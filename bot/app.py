@@ -143,7 +143,11 @@ def delivery(settings: Any, redis: RedisClient) -> TranscribedDelivery:
         subscribe_template_id=getattr(settings, "wechat_subscribe_template_id", "") or None,
         subscribe_field=getattr(settings, "wechat_subscribe_field", "thing1"),
     )
-    service = TranscribedDelivery(redis, wechat_api(settings, redis), templates=templates)
+    # a piece's claim waits for the replicas an accepted message waits for (REDIS_WAIT_REPLICAS)
+    target = settings.redis_target() if hasattr(settings, "redis_target") and not settings.embedded else None
+    service = TranscribedDelivery(redis, wechat_api(settings, redis), templates=templates,
+                                  replicas=target.wait_replicas if target else 0,
+                                  replica_timeout_ms=target.wait_timeout_ms if target else 500)
     service.transcript = Transcript.from_settings(redis, settings)
     return service
 

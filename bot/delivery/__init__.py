@@ -1,6 +1,7 @@
 """Delivery: one place for every outgoing message (passive, customer-service, template, parked)."""
 
 from bot.delivery._fence import Fence, LeaseLost
+from bot.delivery._replicas import NotReplicated
 from bot.delivery._split import SEPARATOR, pack, split_text
 from bot.delivery._store import DeliveryStore
 from bot.delivery._uncertain import outcome_unknown
@@ -18,6 +19,6 @@ from bot.delivery.service import DeliveryService, Outcome, TemplateConfig
 
 __all__ = [
     "SEPARATOR", "Allowance", "Channel", "DeliveryFacts", "DeliveryPlan", "DeliveryService", "DeliveryStore", "Fence",
-    "Handoff", "LeaseLost", "Opened", "Outcome", "QuotaState", "Step", "TemplateConfig", "decide", "outcome_unknown",
-    "pack", "split_text",
+    "Handoff", "LeaseLost", "NotReplicated", "Opened", "Outcome", "QuotaState", "Step", "TemplateConfig", "decide",
+    "outcome_unknown", "pack", "split_text",
 ]

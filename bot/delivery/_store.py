@@ -11,11 +11,12 @@ from redis.exceptions import NoScriptError
 from bot.delivery import _scripts as lua
 from bot.delivery._fence import Fence
 from bot.delivery._record import DONE, PLAN, DeliveryRecord, plan_json
+from bot.delivery._replicas import NotReplicated, Replication
+from bot.delivery.handoff import OFFERED, OUTCOMES_MAXLEN
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
 from bot.redis_client import RedisClient, run_script
 from runtime import keys
 
-OUTCOMES_MAXLEN = 500
 SENT_TTL_S = 7 * 86400
 _OFFER_OR_READ = lua.OFFER_OR_READ  # the name tests load it by
 
@@ -29,6 +30,7 @@ class UserSnapshot:
     flags: dict[str, bool]
     quota: QuotaState
     record: DeliveryRecord = field(default_factory=DeliveryRecord)
+    open_passive: str = ""  # the message whose passive reply was handed to a request, not settled yet
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,9 @@ class Settlement:
 class DeliveryStore:
     """The per-user delivery records in Redis."""
 
-    def __init__(self, redis: RedisClient) -> None:
+    def __init__(self, redis: RedisClient, replication: Replication | None = None) -> None:
         self._redis = redis
+        self.replication = replication if replication is not None else Replication(redis)
 
     # -- reads --------------------------------------------------------------------------------------
 
@@ -101,13 +104,13 @@ class DeliveryStore:
 
     def offer_passive(self, user: str, message_key: str, piece_id: str, text: str, *, last: bool = False,
                       carried: tuple[str, ...] = ()) -> str:
-        """``done`` (settled before), ``sent`` (handed to the waiting webhook, settled, recorded; with
+        """``done`` (settled before), ``offered`` (handed to the waiting request and settled; with
         ``last`` the delivery is done and its ``carried`` parked texts are dropped) or ``lost``
-        (nobody waits any more: nothing changed)."""
+        (no request can take it any more: nothing changed)."""
         status = run_script(
             self._redis, lua.OFFER_PASSIVE,
             [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user),
-             keys.parked(user)],
+             keys.parked(user), keys.user_flags(user)],
             [*self._offer_args(user, message_key, piece_id, text), "1" if last else "0", *carried],
         )
         return _b(status)
@@ -123,8 +126,8 @@ class DeliveryStore:
         )
 
     def offered_or_read(self, reply: Any) -> str | UserSnapshot | None:
-        """``sent``, the snapshot when it was not offered, or None when the script was unknown to the
-        server (nothing ran: read the snapshot anew)."""
+        """``offered``, the snapshot when it was not offered, or None when the script was unknown to
+        the server (nothing ran: read the snapshot anew)."""
         if isinstance(reply, NoScriptError):
             client: Any = self._redis
             client.script_load(lua.OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
@@ -135,7 +138,8 @@ class DeliveryStore:
             return _b(reply[0])
         state, parked, flags, quota, record = reply[1:]
         return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked], _flags(_pairs(flags)),
-                            _quota(_pairs(quota)), DeliveryRecord.from_fields(_pairs(record)))
+                            _quota(_pairs(quota)), DeliveryRecord.from_fields(_pairs(record)),
+                            _f(_pairs(flags), OFFERED) or "")
 
     def claim(self, user: str, message_key: str, piece_id: str, fence: Fence | None = None,
               channel: str = "") -> str:
@@ -144,10 +148,34 @@ class DeliveryStore:
 
         ``uncertain``: an earlier attempt claimed it and died before settling it — it may or may not
         have reached WeChat; recorded as ``resent_uncertain``, and the caller sends it again.
+
+        With replicas to wait for (:mod:`bot.delivery._replicas`), the claim is held by them before
+        this returns, or withdrawn and :class:`NotReplicated` raised.
         """
         lease, token = (fence.key, fence.token) if fence is not None else (keys.lease(user), "")
-        return _b(run_script(self._redis, lua.CLAIM, [keys.part_sent(user, message_key), lease, keys.outcomes(user)],
-                             [piece_id, SENT_TTL_S, token, message_key, channel, _now(), OUTCOMES_MAXLEN]))
+        call = [keys.part_sent(user, message_key), lease, keys.outcomes(user)], \
+            [piece_id, SENT_TTL_S, token, message_key, channel, _now(), OUTCOMES_MAXLEN]
+        wanted = self.replication.wanted()
+        if wanted <= 0:
+            return _b(run_script(self._redis, lua.CLAIM, *call))
+        for _ in range(2):  # NOSCRIPT (e.g. after a restart or a fail-over): load it, try once more
+            pipe = self._redis.pipeline(transaction=False)  # one connection: WAIT covers the claim
+            pipe.evalsha(lua.CLAIM_SHA, len(call[0]), *call[0], *call[1])
+            pipe.wait(wanted, self.replication.timeout_ms)
+            claimed, confirmed = pipe.execute(raise_on_error=False)
+            if not isinstance(claimed, NoScriptError):
+                break
+            client: Any = self._redis
+            client.script_load(lua.CLAIM)
+        for reply in (claimed, confirmed):
+            if isinstance(reply, Exception):
+                raise reply
+        status = _b(claimed)
+        if int(confirmed) < wanted and status in ("first", "uncertain"):
+            if status == "first":  # nothing was sent: the claim goes, so no re-run takes it for a send
+                run_script(self._redis, lua.UNCLAIM, [keys.part_sent(user, message_key)], [piece_id])
+            raise NotReplicated(wanted, int(confirmed))
+        return status
 
     def settle(self, user: str, message_key: str, piece_id: str, how: Settlement | None = None) -> None:
         """The piece is settled (sent, parked, dropped or refused), with what ``how`` says, in one step:
@@ -241,7 +269,7 @@ def parse_snapshot(replies: list[Any]) -> UserSnapshot:
             raise reply
     state, parked, flags, quota, record = replies
     return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
-                        _flags(flags), _quota(quota), DeliveryRecord.from_fields(record))
+                        _flags(flags), _quota(quota), DeliveryRecord.from_fields(record), _f(flags, OFFERED) or "")
 
 
 def _now() -> str:

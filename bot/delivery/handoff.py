@@ -1,9 +1,18 @@
-"""The passive-reply hand-off between a waiting webhook request and the worker (atomic in Lua).
+"""The passive-reply hand-off between webhook requests waiting for a reply and the worker (atomic in Lua).
 
 States of one message: ``waiting`` (a webhook request may still answer it) → ``ready`` (the worker
-put the reply there) → ``taken`` (a webhook answered with it); or ``released`` (nobody waits any
-more: the worker delivers through the API) / ``released_ready`` (a ready reply nobody took in time:
-the sweeper hands it to the API path) → ``sent_late`` (that delivery settled).
+put the reply there) → ``taken`` (a request took it to answer with) → ``delivered`` (that answer was
+written while WeChat still waited for it: recorded ``passive|sent``). Or ``released`` (nobody waits
+any more: the worker delivers through the API) / ``released_ready`` (a reply nobody could answer
+with in time: it goes through the API) → ``sent_late`` (that delivery settled).
+
+Each webhook request is an :class:`Attempt` with limits derived from when it reached the host (not
+when its handler ran): a worker offers a reply only to a request that can still take it
+(``offer_by``), a request takes a ready reply only while WeChat still waits for it (``claim_by``), and
+an answer counts as delivered only if it was written in time (``write_by``). WeChat's next attempt
+of a message whose answer was not confirmed in time takes the reply back; a reply nobody can answer
+with any more is sent through the API by the worker that delivers the user's next reply (so per-user
+order holds), or by the sweeper.
 
 A ``released_ready`` hand-off stays on the deadline list, due again ``LATE_RETRY_S`` later, until
 its delivery settles: a late-delivery job lost with a killed worker is handed out again, and the
@@ -12,93 +21,75 @@ delivery, deduped by its key, sends nothing twice unrecorded.
 
 from __future__ import annotations
 
+import os
+import time
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from bot.delivery import _handoff_lua as lua
 from bot.redis_client import Call, RedisClient, run_script
 from bot.redis_client import text as _s
 from runtime import keys
 
 HANDOFF_TTL_S = 900
 LATE_RETRY_S = 60.0  # a released reply whose delivery has not settled by then is handed out again
-
-_OPEN = """
-local existed = redis.call('EXISTS', KEYS[1])
-if existed == 0 then
-  redis.call('HSET', KEYS[1], 'state', 'waiting', 'attempts', 1)
-  redis.call('EXPIRE', KEYS[1], ARGV[1])
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-  return {'waiting', 1}
-end
-local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-return {redis.call('HGET', KEYS[1], 'state'), n}
-"""
-_OFFER = """
-if redis.call('HGET', KEYS[1], 'state') == 'waiting' then
-  redis.call('HSET', KEYS[1], 'state', 'ready', 'text', ARGV[1])
-  redis.call('PUBLISH', ARGV[2], ARGV[3])
-  return 1
-end
-return 0
-"""
-_CLAIM = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'ready' then
-  redis.call('HSET', KEYS[1], 'state', 'taken')
-  return {'taken', redis.call('HGET', KEYS[1], 'text')}
-end
-return {state or 'gone', ''}
-"""
-_RELEASE = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state ~= 'released_ready' then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-end
-if state == 'waiting' then
-  redis.call('HSET', KEYS[1], 'state', 'released')
-  redis.call('PUBLISH', ARGV[2], ARGV[1])
-  return {'released', ''}
-end
-if state == 'ready' then
-  redis.call('HSET', KEYS[1], 'state', 'released_ready')
-  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
-end
-return {state or 'gone', ''}
-"""
+CONFIRM_GRACE_S = 2.0  # after its write_by, an answer's confirmation may still come this late
+OUTCOMES_MAXLEN = 500
+OFFERED = "offered"  # the field of the user's flags naming the open passive reply
 
 
-_RELEASE_LATE = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'ready' or state == 'released_ready' then
-  redis.call('HSET', KEYS[1], 'state', 'released_ready')
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
-end
-redis.call('ZREM', KEYS[2], ARGV[1])
-if state == 'waiting' then
-  redis.call('HSET', KEYS[1], 'state', 'released')
-  redis.call('PUBLISH', ARGV[2], ARGV[1])
-  return {'released', ''}
-end
-return {state or 'gone', ''}
-"""
-_SENT_LATE = """
-if redis.call('HGET', KEYS[1], 'state') == 'released_ready' then
-  redis.call('HSET', KEYS[1], 'state', 'sent_late')
-end
-redis.call('ZREM', KEYS[2], ARGV[1])
-return 1
-"""
+@dataclass(frozen=True)
+class Attempt:
+    """One webhook request that may answer with the reply: its ``token`` and, in epoch seconds, when
+    it reached the host and until when a reply may be offered to it, taken by it, and written by it."""
+
+    token: str
+    arrived: float
+    offer_by: float
+    claim_by: float
+    write_by: float
+
+    @classmethod
+    def of(cls, arrived: float, *, wait_s: float, answer_s: float) -> Attempt:
+        """A request that arrived at ``arrived`` (epoch), waits ``wait_s`` and must be answered within
+        ``answer_s`` (WeChat's patience): the margin between them is split in three."""
+        margin = max(0.0, answer_s - wait_s) / 3
+        return cls(os.urandom(6).hex(), arrived, arrived + wait_s, arrived + wait_s + margin,
+                   arrived + answer_s - margin)
+
+    def args(self) -> list[str]:
+        return [self.token, _t(self.arrived), _t(self.claim_by), _t(self.write_by)]
 
 
-def poll_call(user: str, message_key: str) -> Call:
-    """The script call of :meth:`Handoff.poll` (no I/O)."""
-    return Call(_CLAIM, [keys.handoff(user, message_key)], [])
+def _t(value: float) -> str:
+    return f"{value:.6f}"
 
 
-def release_call(user: str, message_key: str) -> Call:
-    """The script call of :meth:`Handoff.release` (no I/O)."""
-    return Call(_RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-                [f"{user}|{message_key}", keys.replies_channel()])
+def _member(user: str, message_key: str) -> str:
+    return f"{user}|{message_key}"
+
+
+def claim_call(user: str, message_key: str, attempt: Attempt) -> Call:
+    """The request's look: ``("taken", text)`` when the reply was ready and is now its own, ``("late",
+    "")`` when it was ready but the request can no longer answer with it, ``("other", "")`` when
+    another request took it, else ``(state, "")``."""
+    return Call(lua.CLAIM, [keys.handoff(user, message_key)], attempt.args())
+
+
+def release_call(user: str, message_key: str, attempt: Attempt | None = None) -> Call:
+    """The script call of :meth:`Handoff.release`; with ``attempt``, a ready reply is taken by it when
+    it still can."""
+    args = attempt.args() if attempt is not None else ["", "", "", ""]
+    return Call(lua.RELEASE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+                [_member(user, message_key), keys.replies_channel(), *args])
+
+
+def confirm_call(user: str, message_key: str, attempt: Attempt, *, in_time: bool, last: bool, size: int) -> Call:
+    """After the taker wrote its answer: ``sent`` (in time), ``uncertain`` (given back) or ``moved``."""
+    return Call(lua.CONFIRM, [keys.handoff(user, message_key), keys.outcomes(user), keys.user_flags(user),
+                              keys.handoff_deadlines()],
+                [attempt.token, "1" if in_time else "0", "1" if last else "0", message_key, size, _t(time.time()),
+                 OUTCOMES_MAXLEN, _member(user, message_key), keys.replies_channel()])
 
 
 def state_text(reply: list[bytes | str]) -> tuple[str, str]:
@@ -107,10 +98,12 @@ def state_text(reply: list[bytes | str]) -> tuple[str, str]:
 
 
 class Opened(NamedTuple):
-    """The state a webhook attempt found: ``first`` is True only for the first delivery."""
+    """The state a webhook attempt found: ``first`` is True only for the first delivery; ``text`` is
+    the reply when this attempt took it back from an earlier one that could not answer with it."""
 
     state: str
     attempt: int
+    text: str = ""
 
     @property
     def first(self) -> bool:
@@ -126,8 +119,8 @@ class Handoff:
     def open(self, user: str, message_key: str, deadline: float) -> Opened:
         """Register a webhook attempt; the first one also schedules the release ``deadline``."""
         state, attempt = run_script(
-            self._redis, _OPEN, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-            [HANDOFF_TTL_S, deadline, f"{user}|{message_key}"],
+            self._redis, lua.OPEN, [keys.handoff(user, message_key), keys.handoff_deadlines()],
+            [HANDOFF_TTL_S, deadline, _member(user, message_key)],
         )
         return Opened(_s(state), int(attempt))
 
@@ -135,34 +128,49 @@ class Handoff:
         return _s(self._redis.hget(keys.handoff(user, message_key), "state"))
 
     def offer(self, user: str, message_key: str, text: str) -> bool:
-        """Worker: hand ``text`` to the waiting webhook; False if nobody waits any more."""
-        return bool(run_script(self._redis, _OFFER, [keys.handoff(user, message_key)],
-                               [text, keys.replies_channel(), f"{user}|{message_key}"]))
+        """Worker: hand ``text`` to the waiting request; False if none can take it any more."""
+        return bool(run_script(self._redis, lua.OFFER, [keys.handoff(user, message_key)],
+                               [text, keys.replies_channel(), _member(user, message_key)]))
 
-    def claim(self, user: str, message_key: str) -> str | None:
-        """Webhook: take the ready reply (only one request can)."""
-        state, text = self.poll(user, message_key)
-        return text if state == "taken" else None
+    def poll(self, user: str, message_key: str, attempt: Attempt) -> tuple[str, str]:
+        """Webhook: :func:`claim_call`."""
+        return state_text(run_script(self._redis, *claim_call(user, message_key, attempt)))
 
-    def poll(self, user: str, message_key: str) -> tuple[str, str]:
-        """Webhook: ``("taken", text)`` when the reply was ready (and is now ours), else ``(state, "")``."""
-        return state_text(run_script(self._redis, *poll_call(user, message_key)))
+    def confirm(self, user: str, message_key: str, attempt: Attempt, *, in_time: bool, last: bool = True,
+                size: int = 0) -> str:
+        """Webhook, after ``attempt`` wrote its answer: :func:`confirm_call`."""
+        return _s(run_script(self._redis, *confirm_call(user, message_key, attempt, in_time=in_time, last=last,
+                                                        size=size)))
 
-    def release(self, user: str, message_key: str) -> tuple[str, str]:
-        """Stop waiting. Returns ``(state, text)``; ``released_ready`` means ``text`` must go via the API."""
-        return state_text(run_script(self._redis, *release_call(user, message_key)))
+    def release(self, user: str, message_key: str, attempt: Attempt | None = None) -> tuple[str, str]:
+        """Stop waiting. Returns ``(state, text)``: ``taken`` (``attempt`` took the ready reply),
+        ``released_ready`` (``text`` goes through the API), ``released`` …"""
+        return state_text(run_script(self._redis, *release_call(user, message_key, attempt)))
 
     def release_late(self, user: str, message_key: str, now: float) -> tuple[str, str]:
         """The sweeper's release: like :meth:`release`, but a ready reply (or one released before whose
-        delivery has not settled) is returned for the API path and kept due again ``LATE_RETRY_S`` on."""
+        delivery has not settled, or one taken by an answer never confirmed) is returned for the API
+        path and kept due again ``LATE_RETRY_S`` on."""
         return state_text(run_script(
-            self._redis, _RELEASE_LATE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-            [f"{user}|{message_key}", keys.replies_channel(), now + LATE_RETRY_S]))
+            self._redis, lua.RELEASE_LATE,
+            [keys.handoff(user, message_key), keys.handoff_deadlines(), keys.outcomes(user)],
+            [_member(user, message_key), keys.replies_channel(), now + LATE_RETRY_S, message_key, _t(time.time()),
+             OUTCOMES_MAXLEN, CONFIRM_GRACE_S, now]))
+
+    def take_over(self, user: str, message_key: str) -> tuple[str, str]:
+        """The user's next delivery looks at the passive reply still open before it: ``("settled", "")``,
+        ``("wait", seconds)`` or ``("late", text)`` — this worker sends ``text`` through the API now."""
+        return state_text(run_script(
+            self._redis, lua.TAKE_OVER,
+            [keys.handoff(user, message_key), keys.handoff_deadlines(), keys.outcomes(user), keys.user_flags(user)],
+            [_member(user, message_key), message_key, CONFIRM_GRACE_S, time.time() + LATE_RETRY_S, _t(time.time()),
+             OUTCOMES_MAXLEN]))
 
     def sent_late(self, user: str, message_key: str) -> None:
         """The late delivery of a released reply settled: it is not handed out again."""
-        run_script(self._redis, _SENT_LATE, [keys.handoff(user, message_key), keys.handoff_deadlines()],
-                   [f"{user}|{message_key}"])
+        run_script(self._redis, lua.SENT_LATE,
+                   [keys.handoff(user, message_key), keys.handoff_deadlines(), keys.user_flags(user)],
+                   [_member(user, message_key), message_key])
 
     def due(self, now: float, limit: int = 100) -> list[tuple[str, str]]:
         """Hand-offs whose deadline passed, as ``(user, message_key)``."""

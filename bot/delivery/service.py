@@ -10,6 +10,11 @@ A piece whose API call ended with no known outcome (:mod:`bot.delivery._uncertai
 ``uncertain`` and sent again once at once (:func:`bot.delivery.policy.uncertain_resends`); a piece
 found claimed by an attempt that died inside the call is recorded ``resent_uncertain`` and sent
 again. A user can get a message twice only in those two cases, and each is recorded.
+
+A passive piece is handed to the webhook request waiting for it (:mod:`bot.delivery.handoff`) and is
+recorded as sent by the request that answers with it in time. The user's next delivery under the
+lease first settles that reply: it waits while a request can still answer with it, and sends it
+through the API itself once none can — so the user gets the replies in order.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._record import DeliveryRecord, piece_ids, settled
+from bot.delivery._replicas import Replication
 from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot, parse_snapshot
 from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff
@@ -39,14 +45,17 @@ from bot.wechat.api import WeChatAPI
 from bot.wechat.errors import OutsideWindow, QuotaExceeded, UserRefused, WeChatAPIError
 
 log = logging.getLogger(__name__)
+OPEN_WAIT_S = 8.0  # longest a delivery waits for the passive reply before it (its limits are ≤ 5 s + grace)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What happened to one piece of text (one attempt, for ``uncertain``)."""
+    """What happened to one piece of text (one attempt, for ``uncertain``). ``status``: sent, offered
+    (a passive piece handed to the waiting request), parked, dropped, refused, blocked, uncertain,
+    resent_uncertain or duplicate."""
 
     channel: Channel
-    status: str  # sent | parked | dropped | refused | blocked | uncertain | resent_uncertain | duplicate
+    status: str
     text: str
     code: int = 0
 
@@ -79,8 +88,10 @@ class DeliveryService:
     """Deliver texts to a user by the policy in :mod:`bot.delivery.policy`, recording every outcome."""
 
     def __init__(self, redis: RedisClient, api: WeChatAPI, *, templates: TemplateConfig | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.store = DeliveryStore(redis)
+                 clock: Callable[[], float] = time.time, replicas: int = 0, replica_timeout_ms: int = 500) -> None:
+        """``replicas``: how many replicas must hold a piece's claim before its API call (the
+        ``REDIS_WAIT_REPLICAS`` the webhook also uses; :mod:`bot.delivery._replicas`)."""
+        self.store = DeliveryStore(redis, Replication(redis, replicas, replica_timeout_ms))
         self.handoff = Handoff(redis)
         self._api = api
         self._templates = templates or TemplateConfig()
@@ -114,8 +125,9 @@ class DeliveryService:
         ``started``: what :meth:`queue_start` found (a passive piece settled, or the snapshot).
         ``fence``: the user's lease the delivery runs under: once it is lost nothing more is sent
         (:class:`LeaseLost` is raised; the new holder re-runs the message). ``carry_parked``: the
-        user's parked texts go first (one delivery at a time may carry them: the one under the
-        user's lease; pushes and late replies pass False).
+        delivery runs under the user's lease, in the user's order: the passive reply still open
+        before it is settled first, and the user's parked texts go first (pushes and late replies
+        pass False).
         """
         if started is not None and started.outcome is not None:
             return [started.outcome]
@@ -125,6 +137,10 @@ class DeliveryService:
         record = snap.record
         if record.done:
             return [Outcome(_channel(c), "duplicate", "") for c in record.settled_channels()]
+        if carry_parked and snap.open_passive and snap.open_passive != message_key:
+            self._settle_open(user, snap.open_passive, fence)  # the reply before this one goes first
+            snap = self.store.snapshot(user, message_key)
+            record = snap.record
         if record.pieces is None:
             carried = tuple(snap.parked) if carry_parked else ()
             pieces = pieces_for(carried, texts)
@@ -148,6 +164,7 @@ class DeliveryService:
                     if settled(record.states.get(pid))]
         pending = record.pending()
         steps = list(assign(facts, [text for _, text in pending]).steps)
+        offered = False  # a piece of this delivery waits for a request to answer with it
         i = 0
         while i < len(pending):
             piece = _Piece(pending[i][0], steps[i], i == len(pending) - 1, record.carried)
@@ -159,13 +176,17 @@ class DeliveryService:
                     facts = replace(facts, passive=False)
                     steps[i:] = assign(facts, [text for _, text in pending[i:]]).steps
                     continue
-                outcomes.append(Outcome(channel, "sent" if status == "sent" else "duplicate", piece.step.text))
+                offered = offered or status == "offered"
+                outcomes.append(Outcome(channel, "offered" if status == "offered" else "duplicate", piece.step.text))
             elif channel in (Channel.PARK, Channel.DROP):
                 status = "parked" if channel is Channel.PARK else "dropped"
                 self.store.settle(user, message_key, piece.pid, piece.settles(
                     channel, status, park=piece.step.text if channel is Channel.PARK else None))
                 outcomes.append(Outcome(channel, status, piece.step.text))
             else:
+                if offered:  # the passive piece reaches the user first
+                    self._settle_open(user, message_key, fence)
+                    offered = False
                 done, ending = self._api_step(user, message_key, piece, fence)
                 outcomes += done
                 if ending == "blocked":  # 45015/45047: the same piece and the rest, without custom
@@ -176,6 +197,30 @@ class DeliveryService:
                     steps[i + 1:] = [Step(Channel.DROP, s.text) for s in steps[i + 1:]]
             i += 1
         return outcomes
+
+    def _settle_open(self, user: str, message_key: str, fence: Fence | None) -> None:
+        """Settle the user's open passive reply of ``message_key``: wait while a request may still
+        answer with it (or confirm its answer), then send it through the API if nobody will — at most
+        ``OPEN_WAIT_S``: a late-delivery job that holds it meanwhile delivers it on its own."""
+        give_up = time.monotonic() + OPEN_WAIT_S
+        pause = 0.002
+        while True:
+            state, value = self.handoff.take_over(user, message_key)
+            if state == "late":
+                log.info("passive reply of %s not taken in time; sent through the API in order", message_key)
+                self.deliver(user, f"{message_key}:late", [value], passive=False, carry_parked=False, fence=fence)
+                self.handoff.sent_late(user, message_key)
+                return
+            left = give_up - time.monotonic()
+            if state != "wait":
+                return
+            if left <= 0:
+                log.warning("passive reply of %s still open after %.0f s; going on", message_key, OPEN_WAIT_S)
+                return
+            if fence is not None:
+                fence.ensure()
+            time.sleep(min(pause, float(value), left))
+            pause = min(pause * 2, 0.05)
 
     def _api_step(self, user: str, message_key: str, piece: _Piece, fence: Fence | None) -> tuple[list[Outcome], str]:
         """Send one piece through the API; its outcomes and how it ended: ``settled``, ``blocked`` (not
@@ -271,5 +316,5 @@ class PendingStart:
             return Started(snapshot=parse_snapshot(replies[:5]))
         found = self.store.offered_or_read(replies[0])
         if isinstance(found, str):
-            return Started(outcome=Outcome(Channel.PASSIVE, "sent", self.offered))
+            return Started(outcome=Outcome(Channel.PASSIVE, "offered", self.offered))
         return Started(snapshot=found)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 from redis.exceptions import NoScriptError
 from rq import Queue
 
-from bot.delivery.handoff import HANDOFF_TTL_S, Opened
+from bot.delivery.handoff import HANDOFF_TTL_S, OUTCOMES_MAXLEN, Attempt, Opened
 from bot.queue._drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.redis_client import Call, RedisClient, run_script, script_sha, text
 from runtime import keys
@@ -55,11 +55,36 @@ return 0
 # One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes, the
 # drain-pending claim and (with a drain schedule, cap > 0) the ready-list push and drainer check.
 # ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right after this script
-# still leaves the message visible to the sweeper.
+# still leaves the message visible to the sweeper. A request that waits for the reply (ARGV[14..18]:
+# its token, arrival, offer_by, claim_by, write_by; '' otherwise; ARGV[19..20]: message key, outcomes
+# cap) puts its own limits on the
+# hand-off; WeChat's retry of a message whose reply an earlier attempt took takes it back (that
+# answer never reached WeChat: had it, WeChat would not have tried again), if it still can.
 _ADMIT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  return {1, redis.call('HGET', KEYS[1], 'state'), n, 0, 0}
+  local state = redis.call('HGET', KEYS[1], 'state')
+  if ARGV[16] ~= '' then
+    if state == 'waiting' or state == 'ready' then
+      if tonumber(ARGV[16]) > tonumber(redis.call('HGET', KEYS[1], 'offer_by') or '0') then
+        redis.call('HSET', KEYS[1], 'offer_by', ARGV[16], 'claim_by', ARGV[17])
+      end
+    elseif (state == 'taken' or state == 'delivered')
+        and tonumber(ARGV[15]) > tonumber(redis.call('HGET', KEYS[1], 'taker_arrived') or '0') + 1 then
+      local t = redis.call('TIME')
+      if tonumber(t[1]) + tonumber(t[2]) / 1000000 < tonumber(ARGV[17]) then
+        if state == 'delivered' then
+          redis.call('XADD', KEYS[9], 'MAXLEN', '~', ARGV[20], '*', 'msg', ARGV[19], 'channel', 'passive',
+                     'status', 'retried', 'code', '0', 'bytes', '0', 'at', ARGV[6])
+          if not redis.call('HGET', KEYS[10], 'offered') then redis.call('HSET', KEYS[10], 'offered', ARGV[19]) end
+        end
+        redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[14], 'taker_arrived', ARGV[15],
+                   'write_by', ARGV[18])
+        return {1, 'taken', n, 0, 0, redis.call('HGET', KEYS[1], 'text')}
+      end
+    end
+  end
+  return {1, state, n, 0, 0}
 end
 local limit = tonumber(ARGV[4])
 if limit > 0 then
@@ -68,6 +93,7 @@ if limit > 0 then
   if count > limit then return {0, '', 0, 0, 0} end
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
+if ARGV[16] ~= '' then redis.call('HSET', KEYS[1], 'offer_by', ARGV[16], 'claim_by', ARGV[17]) end
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
@@ -138,22 +164,28 @@ _ADMIT_SHARED_KEYS = (keys.active_mailboxes(), keys.handoff_deadlines(), keys.re
 
 
 def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
-               waits: bool = True, schedule: DrainSchedule | None = None) -> tuple[Call, str]:
-    """The script call of :meth:`Mailbox.admit` and the drainer token it may hand out (no I/O)."""
+               waits: bool = True, schedule: DrainSchedule | None = None,
+               attempt: Attempt | None = None) -> tuple[Call, str]:
+    """The script call of :meth:`Mailbox.admit` and the drainer token it may hand out (no I/O).
+    ``attempt``: the waiting request's limits (without, a reply offered is never too late for it)."""
     token = new_token() if schedule is not None else ""
+    times = ([attempt.token, f"{attempt.arrived:.6f}", f"{attempt.offer_by:.6f}", f"{attempt.claim_by:.6f}",
+              f"{attempt.write_by:.6f}"] if attempt is not None and waits else ["", "", "", "", ""])
     call = Call(_ADMIT,
                 [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
-                 keys.drain_pending(user), *_ADMIT_SHARED_KEYS],
+                 keys.drain_pending(user), *_ADMIT_SHARED_KEYS, keys.outcomes(user), keys.user_flags(user)],
                 [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
                  repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
-                 schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token])
+                 schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token,
+                 *times, message_key, OUTCOMES_MAXLEN])
     return call, token
 
 
 def admitted(reply: Any, token: str) -> Admitted:
     """Read the admit script's reply."""
-    allowed, state, attempt, claimed, queued = reply
-    return Admitted(bool(int(allowed)), Opened(text(state), int(attempt)), bool(int(claimed)),
+    allowed, state, attempt, claimed, queued = reply[:5]
+    taken = text(reply[5]) if len(reply) > 5 else ""
+    return Admitted(bool(int(allowed)), Opened(text(state), int(attempt), taken), bool(int(claimed)),
                     queued=int(queued) > 0, drainer=token if int(queued) == 2 else None)
 
 
@@ -183,11 +215,11 @@ class Mailbox:
         return opened
 
     def admit(self, user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
-              waits: bool = True, schedule: DrainSchedule | None = None) -> Admitted:
+              waits: bool = True, schedule: DrainSchedule | None = None, attempt: Attempt | None = None) -> Admitted:
         """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip; with a
         ``schedule`` also the ready-list push and the drainer check of :meth:`DrainSchedule.push`."""
         call, token = admit_call(user, message_key, entry, limit=limit, deadline=deadline, now=now,
-                                 waits=waits, schedule=schedule)
+                                 waits=waits, schedule=schedule, attempt=attempt)
         return admitted(run_script(self.redis, *call), token)
 
     def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:

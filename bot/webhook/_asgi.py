@@ -7,11 +7,13 @@ sends the two response messages itself. GET verification and the admin pages sta
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote_plus
 
-__all__ = ["TEXT", "XML", "AsgiEndpoint", "BodyTooLarge", "Receive", "Reply", "Scope", "Send", "query_of", "read_body", "respond"]
+__all__ = ["TEXT", "XML", "Answer", "AsgiEndpoint", "BodyTooLarge", "Receive", "Reply", "Scope", "Send", "query_of",
+           "read_body", "respond"]
 
 TEXT = b"text/plain; charset=utf-8"
 XML = b"application/xml"
@@ -19,6 +21,14 @@ Reply = tuple[int, bytes, bytes]  # status, body, content type
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+DISCARD_CAP = 1 << 20  # an oversized body is read (and dropped) up to this much before the 413 goes out
+
+
+class Answer(NamedTuple):
+    """A reply and what to do once it was written (``written``: ``time.monotonic()`` just after)."""
+
+    reply: Reply
+    then: Callable[[float], Awaitable[None]]
 
 
 class BodyTooLarge(Exception):
@@ -39,31 +49,32 @@ def query_of(scope: Scope) -> dict[str, str]:
     return out
 
 
-async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
-    """The whole request body, refused early when ``content-length`` or the bytes exceed ``limit``."""
+async def read_body(scope: Scope, receive: Receive, limit: int, *, discard_cap: int = DISCARD_CAP) -> bytes:
+    """The whole request body; :class:`BodyTooLarge` when ``content-length`` or the bytes exceed
+    ``limit`` — raised only once the rest of the body was read and dropped (up to ``discard_cap``
+    bytes in all), so the 413 reaches a client that is still sending instead of a reset connection."""
+    declared = -1
     for name, value in scope.get("headers", ()):
-        if name == b"content-length" and value.isdigit() and int(value) > limit:
-            raise BodyTooLarge()
-    message = await receive()
-    if message["type"] != "http.request":  # http.disconnect: nothing arrived
-        return b""
-    body: bytes = message.get("body", b"")
-    if len(body) > limit:
-        raise BodyTooLarge()
-    if not message.get("more_body", False):
-        return body  # the usual case: the whole body in one message
-    chunks, size = [body], len(body)
-    while True:
+        if name == b"content-length" and value.isdigit():
+            declared = int(value)
+    chunks: list[bytes] = []
+    size, more = 0, True
+    while more:
         message = await receive()
         if message["type"] != "http.request":  # http.disconnect: what arrived is all there is
             break
-        chunk = message.get("body", b"")
+        chunk: bytes = message.get("body", b"")
+        more = bool(message.get("more_body", False))
+        if not more and not chunks and declared <= limit and len(chunk) <= limit:
+            return chunk  # the usual case: the whole body in one message
         size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge()
+        if size > limit or declared > limit:
+            if size > discard_cap:
+                break  # past the cap: answer now (the client may see the connection close)
+            continue  # keep reading, drop it
         chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
+    if size > limit or declared > limit:
+        raise BodyTooLarge()
     return b"".join(chunks)
 
 
@@ -75,11 +86,17 @@ async def respond(send: Send, reply: Reply) -> None:
 
 
 class AsgiEndpoint:
-    """Wrap ``handle(scope, receive) -> Reply`` as an ASGI app (Starlette routes a non-function
-    endpoint as ASGI, without its request/response wrapper)."""
+    """Wrap ``handle(scope, receive) -> Reply | Answer`` as an ASGI app (Starlette routes a
+    non-function endpoint as ASGI, without its request/response wrapper); an :class:`Answer`'s
+    ``then`` runs once the reply was written."""
 
-    def __init__(self, handle: Callable[[Scope, Receive], Awaitable[Reply]]) -> None:
+    def __init__(self, handle: Callable[[Scope, Receive], Awaitable[Reply | Answer]]) -> None:
         self._handle = handle
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await respond(send, await self._handle(scope, receive))
+        result = await self._handle(scope, receive)
+        if isinstance(result, Answer):
+            await respond(send, result.reply)
+            await result.then(time.monotonic())
+        else:
+            await respond(send, result)

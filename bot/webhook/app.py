@@ -4,9 +4,13 @@ GET: URL verification. POST: signature (and ``msg_signature``) first → 403; bo
 safe XML parsing → 400; then the message is appended to the user's mailbox exactly once across
 replicas and WeChat retries, a drain job is dispatched, and the request waits up to
 ``reply_wait_s`` for the reply to answer passively (``0``: never wait, every reply goes through the
-API). A retry of the same message keeps waiting for
-the same reply; when the last attempt times out the request answers ``success`` and the worker
-delivers through the API.
+API). A retry of the same message keeps waiting for the same reply; when the last attempt times out
+the request answers ``success`` and the worker delivers through the API.
+
+Every limit of a waiting request counts from when it reached the host (:mod:`bot.webhook._arrival`),
+not from when its handler ran: a process that was frozen never answers with a reply after WeChat
+gave up on the request (:mod:`bot.delivery.handoff`). The answer is confirmed once written — recorded
+``passive|sent`` when it was written in time, else given back for WeChat's next attempt or the API.
 """
 
 from __future__ import annotations
@@ -25,14 +29,16 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from bot.delivery.handoff import poll_call, release_call, state_text
+from bot.delivery.handoff import CONFIRM_GRACE_S, Attempt, claim_call, confirm_call, release_call, state_text
 from bot.queue import Admitted, Dispatcher, RQDispatcher, admit_call, admitted, enqueue_drainer
 from bot.queue.sweeper import sweep_once
 from bot.redis_client import RedisClient
 from bot.webhook._aio import ScriptRunner, ThreadedScripts
+from bot.webhook._arrival import arrived
 from bot.webhook._asgi import (
     TEXT,
     XML,
+    Answer,
     AsgiEndpoint,
     BodyTooLarge,
     Receive,
@@ -119,8 +125,7 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return PlainTextResponse("forbidden", status_code=403)
         return PlainTextResponse(request.query_params.get("echostr", ""))
 
-    async def receive(scope: Scope, receive_body: Receive) -> Reply:
-        started = time.monotonic()
+    async def receive(scope: Scope, receive_body: Receive) -> Reply | Answer:
         query = query_of(scope)
         try:
             check_signature(conf, query)
@@ -132,49 +137,55 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             return 413, b"payload too large", TEXT
         except MalformedMessage:
             return 400, b"bad request", TEXT
-        waits = waits_for_reply(msg) and config.reply_wait_s > 0
-        if not waits:
-            return await _accept(query, msg, waits, started, None)
+        if not (waits_for_reply(msg) and config.reply_wait_s > 0):
+            return await _accept(query, msg, 0.0, None)
+        came = arrived(receive_body)  # when the request reached the host (the kernel's stamp)
         member = f"{msg.user}|{msg.message_key}"
         woken = notifier.register(member)  # before the admit: a reply can never slip past unnoticed
         try:
-            return await _accept(query, msg, waits, started, woken)
+            return await _accept(query, msg, came, woken)
         finally:
             notifier.unregister(member, woken)
 
     def _passive(query: dict[str, str], msg: WeChatMessage, text: str) -> Reply:
         return 200, text_reply(conf, query, user=msg.user, account=msg.account, text=text).encode(), XML
 
-    async def _accept(query: dict[str, str], msg: WeChatMessage, waits: bool, started: float,
-                      woken: asyncio.Event | None) -> Reply:
+    async def _accept(query: dict[str, str], msg: WeChatMessage, came: float,
+                      woken: asyncio.Event | None) -> Reply | Answer:
+        attempt = None
+        if woken is not None:  # its limits, from when it reached the host
+            attempt = Attempt.of(time.time() - (time.monotonic() - came), wait_s=config.reply_wait_s,
+                                 answer_s=config.attempt_period_s)
         try:
-            admitted = await _admit(msg, waits, clock())
+            admitted = await _admit(msg, attempt, clock())
         except RedisError as exc:  # not accepted: WeChat retries, nothing was promised
             log.warning("redis unavailable, message not accepted: %s", type(exc).__name__)
             return 503, b"unavailable", TEXT
         if not admitted.allowed:
             return _passive(query, msg, RATE_LIMITED)
         opened = admitted.opened
-        if woken is None or opened.state not in ("waiting", "ready"):
+        if woken is None or attempt is None:
             return SUCCESS
         final = opened.attempt >= config.max_attempts
-        try:
-            reply, pending = await _wait_for_reply(msg.user, msg.message_key, started, final, woken,
-                                                   look_first=opened.state != "waiting")
-        except RedisError:  # accepted already: the worker will deliver through the API
+        if opened.state == "taken" and opened.text:  # taken back from an attempt that could not answer
+            return _answer(query, msg, attempt, came, opened.text, final)
+        if opened.state not in ("waiting", "ready"):
             return SUCCESS
+        reply, pending = await _wait_for_reply(msg.user, msg.message_key, attempt, came, final, woken,
+                                               look_first=opened.state != "waiting")
         if reply is not None:
-            return _passive(query, msg, reply)
+            return _answer(query, msg, attempt, came, reply, final)
         if pending and not final:
             # Answering now would stop WeChat's retries; hold until it gave up on this attempt.
-            await asyncio.sleep(max(0.0, config.hold_s - (time.monotonic() - started)))
+            await asyncio.sleep(max(0.0, came + config.hold_s - time.monotonic()))
         return SUCCESS
 
-    async def _admit(msg: WeChatMessage, waits: bool, now: float) -> Admitted:
+    async def _admit(msg: WeChatMessage, attempt: Attempt | None, now: float) -> Admitted:
         """Rate limit, durable append and drain dispatch: one pipelined script call (plus a thread hop
         when a drainer job has to be started)."""
         call, token = admit_call(msg.user, msg.message_key, msg.to_json(), limit=config.rate_limit_per_minute,
-                                 deadline=now + config.release_after_s, now=now, waits=waits, schedule=schedule)
+                                 deadline=now + config.release_after_s, now=now, waits=attempt is not None,
+                                 schedule=schedule, attempt=attempt)
         result = admitted(await io.run(call), token)
         if result.drainer is not None and rq is not None:
             await io.off_loop(enqueue_drainer, rq.queue, result.drainer)
@@ -182,33 +193,74 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             await io.off_loop(dispatch.drain, msg.user)  # we set the pending flag: nobody else will dispatch
         return result
 
-    async def _wait_for_reply(user: str, key: str, started: float, final: bool, woken: asyncio.Event, *,
-                              look_first: bool) -> tuple[str | None, bool]:
-        """``(reply, still_pending)``: the passive reply if it came in time; pending if one may follow.
+    async def _wait_for_reply(user: str, key: str, attempt: Attempt, came: float, final: bool,
+                              woken: asyncio.Event, *, look_first: bool) -> tuple[str | None, bool]:
+        """``(reply, still_pending)``: the passive reply if this request took it; pending if one may
+        still come (for WeChat's next attempt).
 
         Woken by the replies channel (registered before the admit, so a hand-off the admit just
-        opened as ``waiting`` needs no first look); without it, or if a notification is lost, it polls."""
+        opened as ``waiting`` needs no first look); without it, or if a notification is lost, it polls.
+        Redis being away (a restart, a fail-over) does not end the wait: the request keeps looking
+        until its own time is up, so the hand-off it holds open never outlives it."""
         look = look_first or not notifier.running
+        until = came + config.reply_wait_s
         while True:
+            away = False
             if look:
                 woken.clear()
-                state, reply = state_text(await io.run(poll_call(user, key)))
+                try:
+                    state, reply = state_text(await io.run(claim_call(user, key, attempt)))
+                except RedisError:
+                    state, reply, away = "waiting", "", True
                 if state == "taken":
                     return reply, False
+                if state == "late":  # ready, but WeChat gave up on this request: not ours to answer
+                    break
                 if state != "waiting":
                     return None, False  # no reply (or it went another way): answer at once
             look = True
-            left = config.reply_wait_s - (time.monotonic() - started)
+            left = until - time.monotonic()
             if left <= 0:
                 break
-            pause = max(config.poll_s, config.notified_poll_s) if notifier.running else config.poll_s
+            pause = config.poll_s if away or not notifier.running else max(config.poll_s, config.notified_poll_s)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), min(left, pause))
-        if final:
-            state, text = state_text(await io.run(release_call(user, key)))
-            if state == "released_ready" and text:
-                return text, False  # it became ready just now: still answer passively
+        if final:  # nobody waits after this request: a ready reply it can still answer with is its own
+            give_up = came + (attempt.claim_by - attempt.arrived)
+            while True:
+                try:
+                    state, text = state_text(await io.run(release_call(user, key, attempt)))
+                except RedisError:
+                    if time.monotonic() >= give_up:
+                        break  # its offer_by has passed: a worker sends the reply through the API
+                    await asyncio.sleep(config.poll_s)
+                    continue
+                if state == "taken":
+                    return text, False
+                break
         return None, True
+
+    def _answer(query: dict[str, str], msg: WeChatMessage, attempt: Attempt, came: float, text: str,
+                final: bool) -> Answer:
+        """The passive reply, and once it was written: recorded as sent if WeChat still waited for it,
+        else given back (for WeChat's next attempt, or the API path)."""
+        write_by = came + (attempt.write_by - attempt.arrived)
+
+        async def confirm(written: float) -> None:
+            call = confirm_call(msg.user, msg.message_key, attempt, in_time=written <= write_by, last=final,
+                                size=len(text.encode()))
+            give_up = written + CONFIRM_GRACE_S
+            while True:
+                try:
+                    await io.run(call)
+                    return
+                except RedisError as exc:
+                    if time.monotonic() >= give_up:  # the sweeper or the next delivery settles it
+                        log.warning("passive answer not confirmed: %s", type(exc).__name__)
+                        return
+                    await asyncio.sleep(config.poll_s)
+
+        return Answer(_passive(query, msg, text), confirm)
 
     notifier = io.notifier()
 

@@ -12,7 +12,6 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -105,19 +104,6 @@ def test_no_sentinel_answering_is_a_connection_error() -> None:
     scripts = PipelinedScripts(address, fallback=ThreadedScripts(redis.Redis(port=dead), 1))
     [error] = _run(scripts, Call(PUSH, ["k"], ["x"]))
     assert isinstance(error, RedisConnectionError) and "no sentinel named the master" in str(error)
-
-
-@pytest.fixture
-def pair() -> Iterator[SentinelCluster]:
-    """A master and its replica, no sentinels."""
-    servers = SentinelCluster(sentinels=0)
-    try:
-        yield servers.start()
-    finally:
-        proc = servers.replica.proc
-        if proc is not None and proc.poll() is None:
-            os.kill(proc.pid, signal.SIGCONT)
-        servers.stop()
 
 
 def test_a_master_turned_replica_fails_the_call_and_drops_the_connection(pair: SentinelCluster) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -35,11 +36,16 @@ class Processes:
     def start(self, name: str, *args: str) -> None:
         cmd = [sys.executable, "-m", "bot.cli", *args]
         log = (self.log_dir / f"{name}.log").open("ab")
-        self.procs[name] = (cmd, subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log, stderr=log), log)
+        # the kernel kills it should the test run itself be killed (util-linux's setpriv)
+        launcher = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
+        self.procs[name] = (cmd, subprocess.Popen([*launcher, *cmd], cwd=ROOT, env=self.env, stdout=log, stderr=log),
+                            log)
 
-    def webhook(self) -> str:
+    def webhook(self, *, reply_wait: float = 0.0) -> str:
+        """Start ``wxbot serve`` (``reply_wait``: seconds a request waits for a passive reply) and
+        return its URL once it answers."""
         port = free_port()
-        self.start("webhook", "serve", "--port", str(port), "--reply-wait", "0", "--engine", ECHO)
+        self.start("webhook", "serve", "--port", str(port), "--reply-wait", str(reply_wait), "--engine", ECHO)
         url = f"http://127.0.0.1:{port}/wechat"
         deadline = time.monotonic() + 30
         with WebhookDriver(url, TOKEN) as driver:
@@ -56,6 +62,9 @@ class Processes:
         self.start(name, "worker", "--engine", ECHO, "--lease-ttl", "1.5", "--typing-after", "0", "--name",
                    f"{name}-{os.getpid()}")
 
+    def pid(self, name: str) -> int:
+        return self.procs[name][1].pid
+
     def alive(self, name: str) -> bool:
         return self.procs[name][1].poll() is None
 
@@ -63,8 +72,12 @@ class Processes:
         for name, (cmd, proc, log) in list(self.procs.items()):
             if proc.poll() is not None:
                 log.close()
-                self.respawned[name] = self.respawned.get(name, 0) + 1
-                self.start(name, *cmd[3:])
+                n = self.respawned[name] = self.respawned.get(name, 0) + 1
+                args = cmd[3:]
+                if "--name" in args:  # RQ refuses a name whose dead worker is still registered
+                    i = args.index("--name") + 1
+                    args = [*args[:i], f"{args[i].split('~')[0]}~{n}", *args[i + 1:]]
+                self.start(name, *args)
 
     def log(self, name: str) -> str:
         return (self.log_dir / f"{name}.log").read_text(errors="replace")

@@ -55,7 +55,10 @@ class SentinelCluster:
         self.replica.start()
         for sentinel in self.sentinels:
             sentinel.start()
-        assert wait_for(lambda: self.replica_in_sync(self.replica), 20), "the replica did not sync"
+        # in sync as the replica sees it, and online as the master counts it (``ROLE``, what a WAIT asks
+        # for): on a loaded machine the second can come a moment after the first
+        assert wait_for(lambda: self.replica_in_sync(self.replica) and self.replicas_of(self.master) == 1, 20), \
+            "the replica did not sync"
         assert wait_for(lambda: all(self._sees_replica(s) for s in self.sentinels), 30), "sentinels not ready"
         return self
 
@@ -90,6 +93,14 @@ class SentinelCluster:
         except redis.RedisError:
             return "down"
         return role.decode() if isinstance(role, bytes) else str(role)
+
+    def replicas_of(self, master: PrivateRedis) -> int:
+        """How many replicas ``master`` counts as online (``ROLE``); 0 when it does not answer."""
+        try:
+            role = self.ask(master, "ROLE")
+        except redis.RedisError:
+            return 0
+        return len(role[2]) if len(role) == 3 and isinstance(role[2], list) else 0
 
     def replica_in_sync(self, replica: PrivateRedis) -> bool:
         try:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 import pytest
 
 from bot.delivery import Channel, DeliveryService, TemplateConfig
 from bot.delivery._store import _OFFER_OR_READ
+from bot.delivery.handoff import Attempt
 from bot.wechat.testkit import FakeWeChatServer
 from tests.harness.edge import make_api
 
@@ -29,6 +31,15 @@ def clock() -> Clock:
 
 def service(wx, conn, clock, **tmpl) -> DeliveryService:
     return DeliveryService(conn, make_api(wx, conn), templates=TemplateConfig(**tmpl), clock=clock)
+
+
+def answered(svc: DeliveryService, user: str, key: str) -> str:
+    """What a waiting webhook request answers with (taken, written in time and confirmed)."""
+    attempt = Attempt.of(time.time(), wait_s=4.5, answer_s=5.0)
+    state, text = svc.handoff.poll(user, key, attempt)
+    assert state == "taken", state
+    assert svc.handoff.confirm(user, key, attempt, in_time=True) == "sent"
+    return text
 
 
 def test_five_custom_messages_per_48h_then_template(wx: FakeWeChatServer, fake_redis, clock) -> None:
@@ -57,7 +68,7 @@ def test_parked_text_is_prepended_to_the_next_passive_reply(wx: FakeWeChatServer
     svc.handoff.open("u1", "msg-2", deadline=NOW + 15)
     out = svc.deliver("u1", "msg-2", ["你好"])
     assert [o.channel for o in out] == [Channel.PASSIVE]
-    assert svc.handoff.claim("u1", "msg-2") == "晚上9点倒垃圾\n\n你好"
+    assert answered(svc, "u1", "msg-2") == "晚上9点倒垃圾\n\n你好"
     assert svc.store.parked("u1") == []
     assert wx.state.sent == []
 
@@ -133,11 +144,11 @@ def test_a_started_passive_piece_is_settled_in_the_callers_round_trip(wx: FakeWe
     conn.script_load(_OFFER_OR_READ)
     svc.handoff.open("u1", "m1", deadline=NOW + 15)
     started = _start(svc, conn, "u1", "m1", ["你好"])
-    assert started.outcome is not None and (started.outcome.channel, started.outcome.status) == ("passive", "sent")
+    assert started.outcome is not None and (started.outcome.channel, started.outcome.status) == ("passive", "offered")
     assert svc.deliver("u1", "m1", ["你好"], started=started) == [started.outcome]
-    assert svc.handoff.claim("u1", "m1") == "你好"
+    assert answered(svc, "u1", "m1") == "你好"
     again = _start(svc, conn, "u1", "m1", ["你好"])  # e.g. a re-run after a crash: settled before
-    assert again.outcome is None and again.snapshot is not None and again.snapshot.handoff_state == "taken"
+    assert again.outcome is None and again.snapshot is not None and again.snapshot.handoff_state == "delivered"
     assert svc.deliver("u1", "m1", ["你好"], started=again)[0].status == "duplicate"
     assert wx.state.sent == []
     assert [o["channel"] for o in svc.store.outcomes("u1")] == ["passive"]
@@ -163,7 +174,7 @@ def test_a_start_that_cannot_offer_reads_the_snapshot_instead(wx: FakeWeChatServ
                                                              {"unsubscribed": False, "refused": True})
     assert snap.quota.last_message_at == NOW and snap.quota.message_used == 0
     assert [o.channel for o in svc.deliver("u1", "m1", ["你好"], started=started)] == [Channel.PASSIVE]
-    assert svc.handoff.claim("u1", "m1") == "晚上9点倒垃圾\n\n你好"
+    assert answered(svc, "u1", "m1") == "晚上9点倒垃圾\n\n你好"
     # nobody waits: the snapshot, and the reply goes through the API
     svc.store.set_flag("u1", "refused", on=False)
     started = _start(svc, conn, "u1", "m2", ["再见"])

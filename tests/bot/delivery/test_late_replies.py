@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from bot.delivery import DeliveryService
-from bot.delivery.handoff import LATE_RETRY_S, Handoff
+from bot.delivery.handoff import LATE_RETRY_S, Attempt, Handoff
 from bot.queue import make_queue, sweep_once
 from bot.wechat.testkit import FakeWeChatServer
 from bot.wechat.testkit.echo import EchoEngine
@@ -84,7 +84,9 @@ def test_a_late_reply_whose_job_was_lost_is_handed_out_again_and_sent_once(wx: F
 
 def test_a_webhook_that_answers_at_its_deadline_keeps_the_reply_off_the_api(conn: redis.Redis) -> None:
     handoff = ready_unclaimed(conn, "u2", "m1", "回复", deadline=time.time() + 60)
-    assert handoff.release("u2", "m1") == ("released_ready", "回复")  # answered passively by the webhook
+    attempt = Attempt.of(time.time(), wait_s=4.5, answer_s=5.0)
+    assert handoff.release("u2", "m1", attempt) == ("taken", "回复")  # its last look: answered passively
+    assert handoff.confirm("u2", "m1", attempt, in_time=True) == "sent"
     dispatch = LosingDispatcher()
     calls = dispatch.calls
     sweep(conn, dispatch, time.time() + 120)

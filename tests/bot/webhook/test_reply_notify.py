@@ -62,7 +62,7 @@ def test_the_waiting_request_answers_within_moments_of_the_worker(conn: redis.Re
         if how == "offer":
             Handoff(conn).offer("n1", key, "回复")
         elif how == "passive_piece":
-            assert DeliveryStore(conn).offer_passive("n1", key, "p", "回复") == "sent"
+            assert DeliveryStore(conn).offer_passive("n1", key, "p", "回复") == "offered"
         else:
             Handoff(conn).release("n1", key)
 

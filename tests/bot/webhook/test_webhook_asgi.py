@@ -29,7 +29,7 @@ def test_body_is_joined_from_chunks_and_capped() -> None:
     assert asyncio.run(read_body({"headers": []}, _receiver(list(chunks)), 4)) == b"abcd"
     with pytest.raises(BodyTooLarge):  # received bytes over the cap
         asyncio.run(read_body({"headers": []}, _receiver(list(chunks)), 3))
-    with pytest.raises(BodyTooLarge):  # declared length over the cap: refused before reading
+    with pytest.raises(BodyTooLarge):  # declared length over the cap (the client went away meanwhile)
         asyncio.run(read_body({"headers": [(b"content-length", b"99")]}, _receiver([]), 10))
     # the client went away mid-body: what arrived is returned (the XML parser then refuses it)
     assert asyncio.run(read_body({"headers": []}, _receiver([chunks[0]]), 10)) == b"ab"
@@ -38,6 +38,19 @@ def test_body_is_joined_from_chunks_and_capped() -> None:
     with pytest.raises(BodyTooLarge):  # one message over the cap, no content-length declared
         asyncio.run(read_body({"headers": []}, _receiver(list(whole)), 4))
     assert asyncio.run(read_body({"headers": []}, _receiver([]), 4)) == b""  # gone before any body
+
+
+def test_an_oversized_body_is_read_to_its_end_before_the_refusal_up_to_a_hard_cap() -> None:
+    body = [{"type": "http.request", "body": b"x" * 10, "more_body": True} for _ in range(5)]
+    body[-1]["more_body"] = False
+    left = list(body)
+    with pytest.raises(BodyTooLarge):
+        asyncio.run(read_body({"headers": [(b"content-length", b"50")]}, _receiver(left), 20))
+    assert left == []  # all of it was read (and dropped): the 413 reaches a client still sending
+    left = list(body)
+    with pytest.raises(BodyTooLarge):  # past the hard cap: answered without reading the rest
+        asyncio.run(read_body({"headers": []}, _receiver(left), 5, discard_cap=25))
+    assert len(left) == 2
 
 
 def test_respond_sends_status_type_and_length() -> None:

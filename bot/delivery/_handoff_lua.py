@@ -1,0 +1,190 @@
+"""The hand-off's Lua scripts (:mod:`bot.delivery.handoff` says what the states mean).
+
+Every time limit is checked against the Redis server's clock (``TIME``) inside the script that acts
+on it, so a process frozen between deciding and acting cannot act late. The fields of the hand-off
+hash: ``state``, ``attempts``, ``text``; the latest request's ``offer_by`` and ``claim_by``; the
+taker's ``taker``, ``taker_arrived`` and ``write_by`` (epoch seconds). The user's flags hash keeps
+``offered``: the message whose passive reply was handed to a request and is not settled yet.
+"""
+
+from __future__ import annotations
+
+# Redis time in seconds; a "by" field that is absent never passes (hand-offs opened without times).
+_NOW = """
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) + tonumber(t[2]) / 1000000
+end
+local function before(key, field)
+  local by = redis.call('HGET', key, field)
+  return not by or now() < tonumber(by)
+end
+"""
+
+OPEN = """
+local existed = redis.call('EXISTS', KEYS[1])
+if existed == 0 then
+  redis.call('HSET', KEYS[1], 'state', 'waiting', 'attempts', 1)
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  return {'waiting', 1}
+end
+local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+return {redis.call('HGET', KEYS[1], 'state'), n}
+"""
+
+# Worker: hand the reply to a request that can still answer with it. KEYS: handoff; ARGV: text,
+# channel, member. 0: nobody waits (an expired waiting hand-off is released here).
+OFFER = _NOW + """
+if redis.call('HGET', KEYS[1], 'state') ~= 'waiting' then return 0 end
+if not before(KEYS[1], 'offer_by') then
+  redis.call('HSET', KEYS[1], 'state', 'released')
+  return 0
+end
+redis.call('HSET', KEYS[1], 'state', 'ready', 'text', ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
+"""
+
+# A request takes the ready reply for itself, if it still can ('late' otherwise: nothing changes;
+# 'other': another request took it). KEYS: handoff; ARGV: token, arrived, claim_by, write_by.
+CLAIM = _NOW + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'taken' then return {'other', ''} end
+if state ~= 'ready' then return {state or 'gone', ''} end
+if now() >= tonumber(ARGV[3]) then return {'late', ''} end
+redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[1], 'taker_arrived', ARGV[2], 'write_by', ARGV[4])
+return {'taken', redis.call('HGET', KEYS[1], 'text')}
+"""
+
+# A request stops waiting (its own last attempt, or a worker with nothing to say). Waiting: released,
+# the worker delivers through the API. Ready: taken by this request if it still can (ARGV[3..6] as
+# CLAIM's; none: it cannot), else released_ready and due at once for the API path. KEYS: handoff,
+# deadlines; ARGV: member, channel, token, arrived, claim_by, write_by.
+RELEASE = _NOW + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'released')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', ARGV[2], ARGV[1])
+  return {'released', ''}
+end
+if state == 'ready' then
+  if ARGV[5] and now() < tonumber(ARGV[5]) then
+    redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[3], 'taker_arrived', ARGV[4], 'write_by', ARGV[6])
+    return {'taken', redis.call('HGET', KEYS[1], 'text')}
+  end
+  redis.call('HSET', KEYS[1], 'state', 'released_ready')
+  redis.call('ZADD', KEYS[2], now(), ARGV[1])
+  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
+end
+if state == 'taken' then return {'other', ''} end
+if state ~= 'released_ready' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+return {state or 'gone', ''}
+"""
+
+# The taker answered. In time: delivered, recorded passive|sent, the user's passive reply settled.
+# Too late (WeChat had given up on that request): recorded passive|uncertain and given back — ready
+# for WeChat's next attempt, or (the last attempt) released_ready and due at once for the API path.
+# KEYS: handoff, outcomes, flags, deadlines; ARGV: token, in time ('1'/'0'), last attempt ('1'/'0'),
+# msg key, bytes, at, maxlen, member, channel.
+CONFIRM = _NOW + """
+if redis.call('HGET', KEYS[1], 'state') ~= 'taken' or redis.call('HGET', KEYS[1], 'taker') ~= ARGV[1] then
+  return 'moved'
+end
+local status = 'sent'
+if ARGV[2] == '1' then
+  redis.call('HSET', KEYS[1], 'state', 'delivered')
+  redis.call('ZREM', KEYS[4], ARGV[8])
+  if redis.call('HGET', KEYS[3], 'offered') == ARGV[4] then redis.call('HDEL', KEYS[3], 'offered') end
+else
+  status = 'uncertain'
+  if ARGV[3] == '1' then
+    redis.call('HSET', KEYS[1], 'state', 'released_ready')
+    redis.call('ZADD', KEYS[4], now(), ARGV[8])
+  else
+    redis.call('HSET', KEYS[1], 'state', 'ready')
+    redis.call('PUBLISH', ARGV[9], ARGV[8])  -- WeChat's next attempt may be waiting already
+  end
+end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], '*', 'msg', ARGV[4], 'channel', 'passive',
+           'status', status, 'code', '0', 'bytes', ARGV[5], 'at', ARGV[6])
+return status
+"""
+
+# The sweeper's release of a hand-off past its deadline (the user's mailbox entry was admitted
+# ``release_after_s`` ago, or it was released since). Ready, released_ready, or taken by a request
+# that never confirmed its answer (recorded passive|uncertain: it may have reached WeChat):
+# released_ready for the API path, due again ARGV[3] unless its delivery settles — unless someone
+# took it over since the sweeper read the deadline list ({'owned'}). Waiting: released. A taken
+# hand-off of a webhook that does not confirm its answers (an older version) is left as answered.
+# KEYS: handoff, deadlines, outcomes; ARGV: member, channel, due again at, msg key, at, maxlen, grace
+# after write_by, the sweeper's now.
+RELEASE_LATE = _NOW + """
+local state = redis.call('HGET', KEYS[1], 'state')
+local due = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if due and tonumber(due) > tonumber(ARGV[8]) then return {'owned', ''} end
+if state == 'taken' and redis.call('HEXISTS', KEYS[1], 'write_by') == 1 then
+  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by')) + tonumber(ARGV[7])
+  if now() < by then
+    redis.call('ZADD', KEYS[2], by, ARGV[1])
+    return {'taken', ''}
+  end
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'msg', ARGV[4], 'channel', 'passive',
+             'status', 'uncertain', 'code', '0', 'bytes', '0', 'at', ARGV[5])
+  state = 'ready'
+end
+if state == 'ready' or state == 'released_ready' then
+  redis.call('HSET', KEYS[1], 'state', 'released_ready')
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+  return {'released_ready', redis.call('HGET', KEYS[1], 'text')}
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+if state == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'released')
+  redis.call('PUBLISH', ARGV[2], ARGV[1])
+  return {'released', ''}
+end
+return {state or 'gone', ''}
+"""
+
+# The late delivery of a released reply settled. KEYS: handoff, deadlines, flags; ARGV: member, msg key.
+SENT_LATE = """
+if redis.call('HGET', KEYS[1], 'state') == 'released_ready' then
+  redis.call('HSET', KEYS[1], 'state', 'sent_late')
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('HGET', KEYS[3], 'offered') == ARGV[2] then redis.call('HDEL', KEYS[3], 'offered') end
+return 1
+"""
+
+# The user's next delivery, under the user's lease, looks at the passive reply still open before it:
+# 'settled' (nothing to do; the mark is cleared), {'wait', seconds} (a request can still take it or
+# confirm its answer), or {'late', text}: nobody will answer with it any more, so it is this worker's
+# to send through the API now, in order (due again ARGV[4] on the deadline list, so the sweeper stays
+# away meanwhile). A reply handed to an answer never confirmed is recorded passive|uncertain (taken by
+# a webhook that does not confirm its answers, an older version: settled).
+# KEYS: handoff, deadlines, outcomes, flags; ARGV: member, msg key, grace after write_by, due again at,
+# at, maxlen.
+TAKE_OVER = _NOW + """
+local state = redis.call('HGET', KEYS[1], 'state')
+local t = now()
+if state == 'ready' then
+  local by = tonumber(redis.call('HGET', KEYS[1], 'claim_by') or '0')
+  if t < by then return {'wait', tostring(by - t)} end
+elseif state == 'taken' and redis.call('HEXISTS', KEYS[1], 'write_by') == 1 then
+  local by = tonumber(redis.call('HGET', KEYS[1], 'write_by')) + tonumber(ARGV[3])
+  if t < by then return {'wait', tostring(by - t)} end
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'msg', ARGV[2], 'channel', 'passive',
+             'status', 'uncertain', 'code', '0', 'bytes', '0', 'at', ARGV[5])
+elseif state == 'released_ready' then
+  local due = redis.call('ZSCORE', KEYS[2], ARGV[1])
+  if due and t < tonumber(due) then return {'wait', tostring(tonumber(due) - t)} end
+else
+  if redis.call('HGET', KEYS[4], 'offered') == ARGV[2] then redis.call('HDEL', KEYS[4], 'offered') end
+  return {'settled', ''}
+end
+redis.call('HSET', KEYS[1], 'state', 'released_ready')
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+return {'late', redis.call('HGET', KEYS[1], 'text')}
+"""
