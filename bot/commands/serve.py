@@ -55,7 +55,12 @@ def start_embedded_scheduler(app: Any, settings: Any) -> Any:
 
     edge = app.state.embedded_edge
     db = edge.sql_engine()
-    scheduler = make_scheduler(db, app.state.embedded_redis, DeliverySink(edge.delivery, db), SystemClock().now)
+    clock = SystemClock()
+
+    def shown(push: Any) -> None:  # the reminder that fired is the focus of what the user says next
+        edge.engine.show(push.user, *push.shown(), at=clock.now())
+
+    scheduler = make_scheduler(db, app.state.embedded_redis, DeliverySink(edge.delivery, db, shown), clock.now)
     stop = threading.Event()
     threading.Thread(target=scheduler.run, args=(stop,), name="wxbot-scheduler", daemon=True).start()
     return stop

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
@@ -46,14 +47,17 @@ class CollectingSink:
 class DeliverySink:
     """Delivers in the scheduler process through :class:`bot.delivery.DeliveryService` and records it."""
 
-    def __init__(self, delivery: Any, engine: Engine) -> None:
+    def __init__(self, delivery: Any, engine: Engine, shown: Callable[[DuePush], None] | None = None) -> None:
         self._delivery = delivery
         self._engine = engine
+        self._shown = shown  # makes a delivered push the focus of the user's next message
 
     def __call__(self, push: DuePush) -> str | None:
         outcomes = self._delivery.deliver(push.user, push.key, [push.text], passive=False, carry_parked=False)
         channel = str(outcomes[-1].channel) if outcomes else "drop"
         record_outcome(self._engine, push.key, channel)
+        if self._shown is not None and channel != "drop":
+            self._shown(push)
         return channel
 
 
@@ -65,14 +69,14 @@ class RQPushSink:
 
     def __call__(self, push: DuePush) -> str | None:
         job_id = push.key.replace(":", "-")
-        self._queue.enqueue(PUSH_JOB, push.user, push.text, push.key, job_id=job_id,
+        self._queue.enqueue(PUSH_JOB, push.user, push.text, push.key, push.content, push.due, job_id=job_id,
                             result_ttl=3600, failure_ttl=86_400)
         return None
 
     def many(self, pushes: list[DuePush], chunk: int = 1000) -> None:
         """Enqueue a batch in pipelined chunks (one round trip per chunk instead of per push)."""
         for start in range(0, len(pushes), chunk):
-            datas = [self._queue.prepare_data(PUSH_JOB, (p.user, p.text, p.key),
+            datas = [self._queue.prepare_data(PUSH_JOB, (p.user, p.text, p.key, p.content, p.due),
                                               job_id=p.key.replace(":", "-"), result_ttl=3600,
                                               failure_ttl=86_400)
                      for p in pushes[start:start + chunk]]

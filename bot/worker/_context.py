@@ -51,6 +51,9 @@ class TurnEngine(Protocol):
     def handle_deferred(self, inbound: Inbound, *, loaded: Any = None) -> tuple[TurnResult, Recorder | None]:
         """Run one turn; the recorder (if any) queues its transcript record once the turn committed."""
 
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        """Make a result shown outside a turn (a reminder that fired) the focus of the user's next message."""
+
 
 class UnrecordedEngine:
     """A :class:`TurnEngine` for an engine whose turns are not recorded (tests, benchmarks): it reads
@@ -63,6 +66,9 @@ class UnrecordedEngine:
 
     def handle_deferred(self, inbound: Inbound, *, loaded: Any = None) -> tuple[TurnResult, Recorder | None]:
         return self.engine.handle(inbound), None
+
+    def show(self, user: str, intent: str, result: Any, *, at: Any) -> None:
+        self.engine.show(user, intent, result, at=at)
 
 
 @dataclass

@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
@@ -198,15 +199,18 @@ def deliver_released(user: str, message_key: str, reply: str) -> None:
     delivery.handoff.sent_late(user, message_key)  # settled: the sweeper stops handing it out
 
 
-def deliver_push(user: str, text: str, key: str) -> str:
-    """RQ job (queued by the scheduler): deliver a reminder push through the delivery policy and
-    record the outcome."""
-    from skills.reminders.schedule import record_outcome
+def deliver_push(user: str, text: str, key: str, content: str = "", due: str = "") -> str:
+    """RQ job (queued by the scheduler): deliver a reminder push through the delivery policy, record
+    the outcome, and make the reminder the focus of what the user says next ("过十分钟再叫我").
+    ``content`` and ``due`` are absent from jobs queued before they were added: no focus then."""
+    from skills.reminders.schedule import DuePush, record_outcome
 
     rt = current()
     outcomes = rt.delivery.deliver(user, key, [text], passive=False, carry_parked=False)
     channel = str(outcomes[-1].channel) if outcomes else "drop"
     record_outcome(rt.sql_engine(), key, channel)
+    if content and channel != "drop":
+        rt.engine.show(user, *DuePush(user, text, key, content, due).shown(), at=datetime.now(UTC))
     return channel
 
 
