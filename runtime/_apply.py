@@ -10,7 +10,7 @@ from runtime import texts
 from runtime._apply_common import Engine, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
-from runtime._slots import amended, extract_all
+from runtime._slots import amended, another_thing, extract_all
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
@@ -225,9 +225,11 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         rest = "，".join(c for c in (view.text.replace(match.also_text, "，").split("，")) if c.strip())
         view = replace(view, text=rest)
     active = ctx.active
-    if active is not None and active.intent == intent:
+    action = engine.registry.action(active.skill, active.action) if active is not None else None
+    if active is not None and active.intent == intent and action is not None \
+            and not another_thing(action, active.params, view.text, turn.now,
+                                  asked=active.expected_input.field if active.expected_input else None):
         params = dict(match.params)
-        action = engine.registry.action(active.skill, active.action)
         if action is not None:
             active.params.update({**extract_all(action, view.text, turn.now), **params})
             active.expected_input = None

@@ -197,3 +197,14 @@ def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, An
 def _named_items(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "name" in v for v in value)
 
+
+def another_thing(action: ActionSpec, params: Mapping[str, Any], text: str, now: datetime, *,
+                  asked: str | None = None) -> bool:
+    """Whether ``text`` asks for the same action about something else: a free-text slot already filled
+    ("祭灶") is said again with other words ("开斋节晚上提醒我吃饭") — a new request, not a correction."""
+    said = extract_all(action, text, now)
+    return any(slot.parser == "text" and slot.name != asked and slot.extract is not None
+               and isinstance(params.get(slot.name), str) and isinstance(said.get(slot.name), str)
+               and said[slot.name] not in params[slot.name] and params[slot.name] not in said[slot.name]
+               for slot in action.slots)
+

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from runtime._slots import another_thing
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import pick
@@ -157,6 +158,10 @@ class ExpectedInputStage:
         if picked is not None:  # "早上那个" while asked which one: the one shown that it names
             return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown", params={"value": picked},
                          detail=f"field {view.expected_field}: picked from what was shown")
+        action = registry.action(session.skill, session.action) if session is not None else None
+        if routed and routed[0] == view.active_intent and action is not None and session is not None \
+                and another_thing(action, session.params, text, now, asked=view.expected_field):
+            return None  # the same request about something else: a new one (the rules start it)
         strict = named_slots(registry, session, text, now)
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):

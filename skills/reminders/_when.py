@@ -52,9 +52,21 @@ def stretch_question(when: TimeExpr) -> str | None:
     return f"「{when.said}」具体哪天、几点提醒你？比如「{when.at.month}月{when.at.day}日上午10点」。"
 
 
+_PART = re.compile(r"早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|半夜|凌晨|今晚|明晚|明早|今早|后晚|晚|早")
+
+
+def clock_question(when: TimeExpr) -> str | None:
+    """The question to ask when ``when`` names a part of the day but no clock time ("晚上", "周五下午"):
+    which time, rather than a guessed one (a day alone keeps its default hour)."""
+    if when.has_time or when.timer or not when.said or not _PART.search(when.said):
+        return None
+    hour = when.at.hour % 12 or 12
+    return f"「{when.said}」（{when.at.month}月{when.at.day}日）几点提醒你？比如「{when.said}{hour}点」。"
+
+
 def check_when(value: Any) -> str | None:
     """None when the time can be used as it is; otherwise the question that asks for it again."""
     when = as_time(value)
     if when is None:
         return None  # the engine asks the slot's own question for a missing value
-    return unexplained_question(when) or stretch_question(when)
+    return unexplained_question(when) or stretch_question(when) or clock_question(when)
