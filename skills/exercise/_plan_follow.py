@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import Entity, FollowUps, Modifier
+from runtime.skill import Entity, FollowUps, Modifier, Question
 from runtime.skill.parsers import parse_value
 from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
@@ -84,14 +84,32 @@ _LEVEL = (r"(?P<up>强度(?:再)?(?:大|高|加大|提高|加)(?:一)?点|太轻
           r"|(?P<down>强度(?:再)?(?:小|低|降低|减)(?:一)?点|太累了?|太难了?|吃不消|受不了|轻松(?:一)?点)")
 _GOAL = r"(?:目标)?(?:改成|换成|变成|改为|是|想)?(?:减脂|减肥|瘦身|减重|增肌|长肌肉|控糖|降血糖|保持体重|保持身材)(?:为主)?"
 
+_DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_WHAT_THAT_DAY = (r"(?:那)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?:那天|那次|那一天|的)?(?:我)?(?:要|该|是)?"
+                  r"(?:练|做|安排|干|运动|锻炼)(?:了|的)?(?:个)?(?:啥|什么|哪些|些什么|些啥|什么项目)(?:来着|呢|啊|呀)?")
+
+
+def _that_day(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"周六那天练啥来着": the plan shown, told for that day."""
+    return {**params, "day_asked": _DAY_NUM[m.group("wd")]}
+
+
+def _fresh(apply: Any) -> Any:
+    """A change of the plan answers no question about one of its days any more."""
+    def run(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+        return apply({k: v for k, v in params.items() if k != "day_asked"}, m, entity, shown)
+    return run
+
+
 FOLLOW_UPS = FollowUps(
     slots=("goal", "level"),
     modifiers=(
-        Modifier("restriction", f"{BODY}|{_NOT}", _avoid),
-        Modifier("free days", _FREE_DAYS, _days),
-        Modifier("add an activity", _ADD, _add),
-        Modifier("time per session", _MINUTES, _minutes),
-        Modifier("intensity", _LEVEL, _level),
-        Modifier("goal", _GOAL, _goal),
+        Modifier("restriction", f"{BODY}|{_NOT}", _fresh(_avoid)),
+        Modifier("free days", _FREE_DAYS, _fresh(_days)),
+        Modifier("add an activity", _ADD, _fresh(_add)),
+        Modifier("time per session", _MINUTES, _fresh(_minutes)),
+        Modifier("intensity", _LEVEL, _fresh(_level)),
+        Modifier("goal", _GOAL, _fresh(_goal)),
     ),
+    questions=(Question("what on that day", _WHAT_THAT_DAY, _that_day),),
 )
