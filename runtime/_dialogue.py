@@ -12,6 +12,7 @@ from runtime._slots import (
     extract_all,
     missing_slots,
     plain,
+    to_confirm,
     typed,
     with_defaults,
 )
@@ -203,7 +204,7 @@ class Dialogue:
 
     def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
-        question = action.confirm_text(params) if action.confirm_text else self._generic_question(session.intent, params)
+        question = to_confirm(action, params, turn.now, turn.tz) or self._generic_question(session.intent, params)
         if session.by_model:
             question += texts.MODEL_READ
         turn.ctx.pending_confirmation = PendingConfirmation(

@@ -17,6 +17,7 @@ from runtime.skill import (
 )
 from runtime.views import ExecView
 from skills.exercise._delete import amend_log, delete_confirm_text, delete_log, extract_log_target
+from skills.exercise._entries import extract_entries
 from skills.exercise._history import extract_activity, extract_history_period, history, summarise
 from skills.exercise._limits import describe_avoid, describe_days, extract_add, extract_avoid, extract_days
 from skills.exercise._log import confirm_log, corrected_log, how_long, log, num, weight_of
@@ -127,6 +128,7 @@ SPEC = SkillSpec(
                 SlotSpec("minutes", SlotType.DURATION, "运动了多长时间？", minimum=1, maximum=1440, lookup=how_long),
                 SlotSpec("distance_km", SlotType.DISTANCE, "多少公里？", minimum=0.05, maximum=300),
                 SlotSpec("day", SlotType.TEXT, "哪天练的？", required=False, extract=extract_day),
+                SlotSpec("entries", SlotType.TEXT_LIST, "都练了些什么？", required=False, extract=extract_entries),
             ),
             any_of=(("minutes", "distance_km"),),
             description="记录一次运动并估算消耗（可说哪天：昨晚、上周六）",
