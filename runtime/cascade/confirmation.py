@@ -9,7 +9,7 @@ from __future__ import annotations
 from runtime._slots import changed_slots, nearest_number_slot, number_readings
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.lexicon import follow_up_fragment
+from runtime.lexicon import explained, follow_up_fragment, operations
 from runtime.parsers.correction import CORRECTION
 from runtime.skill import SkillRegistry
 from runtime.turn import Stage
@@ -30,6 +30,8 @@ class ConfirmationStage:
         if pending is None or turn.view.expected_field is not None:
             return None
         action = self._registry.action(pending.skill, pending.action)
+        if action is not None and self._says_the_operation(text, pending.intent):
+            return Match(self.stage, Kind.CONFIRM, intent=pending.intent, detail="yes: the operation asked about")
         if action is None or not CORRECTION.search(text):
             return None
         found = changed_slots(action, pending.params, text, turn.now, corrections=False)
@@ -48,3 +50,10 @@ class ConfirmationStage:
             return None
         return Match(self.stage, Kind.FILL, intent=pending.intent, params={"slots": found},
                      detail=f"correction {sorted(found)} of the pending confirmation")
+
+    def _says_the_operation(self, text: str, intent: str) -> bool:
+        """"删吧" while a deletion waits for yes/no: a short message that is only the operation asked about."""
+        ops = operations(text)
+        if not ops or len(text) > 6 or CORRECTION.search(text) or not explained(text, [s for _, s in ops]):
+            return False
+        return any(o.intent_for(op) == intent for o in self._registry.objects for op, _ in ops)
