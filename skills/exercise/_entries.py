@@ -73,7 +73,8 @@ def extract_entries(text: str) -> list[dict[str, Any]] | None:
             continue
         if activity is None or not amount:
             return None
-        for one in joined or [day]:
+        days: list[str | None] = list(joined) if joined else [day]
+        for one in days:
             entry: dict[str, Any] = {"activity": activity, **amount}
             if one:
                 entry["day"] = one

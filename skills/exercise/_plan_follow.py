@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import Entity, FollowUps, Modifier, Question
+from runtime.skill import Entity, FollowUps, Modifier, Question, Refine
 from runtime.skill.parsers import parse_value
 from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
@@ -96,7 +96,7 @@ def _that_day(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
     return {**params, "day_asked": _DAY_NUM[m.group("wd")]}
 
 
-def _fresh(apply: Any) -> Any:
+def _fresh(apply: Refine) -> Refine:
     """A change of the plan answers no question about one of its days any more."""
     def run(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
         return apply({k: v for k, v in params.items() if k != "day_asked"}, m, entity, shown)

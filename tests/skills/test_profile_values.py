@@ -3,8 +3,8 @@ by name and shown; a measure said right after it was found missing updates it.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 
 import pytest
 
