@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from sqlalchemy import inspect, text
 
 from runtime.views import ExecView
+from skills.db import import_models, make_engine
+from skills.migrate import head, status, upgrade_engine
 from skills.profile import skill as profile
 from skills.profile._parse import extract_bare_value
 from skills.profile._view import VIEW_FOLLOW_UPS
@@ -53,3 +58,23 @@ def test_a_missing_measure_is_followed_by_its_value(services: Services, make_vie
     m = re.search(rule.pattern, "一米六五")
     assert m is not None and rule.apply({}, m, None, seen.shown) == {"field": "height_cm"}
     assert re.search(rule.pattern, "一米六五的人适合什么运动") is None
+
+
+def test_the_migration_adds_conditions_and_keeps_the_profiles_written_before(tmp_path: Any, make_view: View) -> None:
+    import_models()
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    upgrade_engine(engine, "0003")
+    with engine.begin() as conn:  # a profile of the schema before: its condition only as the foods it rules out
+        conn.execute(text("INSERT INTO users (openid, tz, subscribed, created_at) VALUES ('u1', 'Asia/Shanghai', true, :t)"),
+                     {"t": datetime(2026, 11, 1, tzinfo=UTC)})
+        conn.execute(text("INSERT INTO health_profiles (user_id, weight_kg, dislikes, allergies, updated_at) "
+                          "VALUES ('u1', 70, '[\"海鲜\"]', '[]', :t)"), {"t": datetime(2026, 11, 1, tzinfo=UTC)})
+    upgrade_engine(engine)
+    assert status(engine).current == head() == "0004"
+    column = next(c for c in inspect(engine).get_columns("health_profiles") if c["name"] == "conditions")
+    assert column["nullable"]
+    services = Services(db=engine)
+    assert "不吃海鲜" in profile.view_profile(make_view(), {}, services).reply
+    profile.update(make_view(msg_id="m1"), {"conditions": ["痛风"]}, services)
+    assert "身体情况：痛风" in profile.view_profile(make_view(msg_id="m2"), {}, services).reply
+    engine.dispose()
