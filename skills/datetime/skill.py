@@ -199,7 +199,8 @@ def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     aspect, day = params.get("aspect"), params.get("day")
     if isinstance(aspect, str) and isinstance(day, str):  # a question about the day just answered
         on = date.fromisoformat(day)
-        reply = aspect_answer(on, str(params.get("label") or ""), aspect, view.now, lunar=bool(params.get("lunar")))
+        reply = aspect_answer(on, str(params.get("label") or ""), aspect, view.now, lunar=bool(params.get("lunar")),
+                              claim=str(params.get("claim") or ""))
         subject: tuple[date, str] | None = (on, str(params.get("label") or ""))
     else:
         reply = answer(question, view.now)
