@@ -77,6 +77,7 @@ def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: b
     if aspect == "verify" and claim:
         return _verdict(day, claim, subject, now) or f"{subject}是{lunar_text(day)}。"
     said = f"{fmt(day, year=day.year != today.year)}"
+    named = "那天" if dated else named  # "那天是3月24日（星期三）", not "3月24日是3月24日…"
     return f"{named}是{said}，{lunar_text(day)}。" if lunar else f"{named}是{said}。"
 
 
