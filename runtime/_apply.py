@@ -10,7 +10,7 @@ from runtime import texts
 from runtime._apply_common import Engine, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
-from runtime._slots import amended, another_thing, extract_all, to_confirm
+from runtime._slots import amended, another_thing, extract_all
 from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
@@ -134,7 +134,8 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
                      + texts.CONFIRM_SUFFIX)
             return
         pending.params = amended(pending.params, slots)
-        pending.question = to_confirm(action, pending.params, turn.now, turn.tz) or pending.question
+        pending.question = engine.dialogue.confirm_question(turn, pending.intent, action, pending.params,
+                                                            by_model=texts.MODEL_READ in pending.question)
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
         rebind(turn)
         lead = texts.CORRECTED.format(what=said) if said else "好的，改了。"
