@@ -52,8 +52,10 @@ class ConfirmationStage:
                      detail=f"correction {sorted(found)} of the pending confirmation")
 
     def _says_the_operation(self, text: str, intent: str) -> bool:
-        """"删吧" while a deletion waits for yes/no: a short message that is only the operation asked about."""
+        """"删吧" while a deletion waits for yes/no: a short message that is only the operation asked about
+        (when the pending intent does that one operation only: "删了" is no yes to a pantry change)."""
         ops = operations(text)
         if not ops or len(text) > 6 or CORRECTION.search(text) or not explained(text, [s for _, s in ops]):
             return False
-        return any(o.intent_for(op) == intent for o in self._registry.objects for op, _ in ops)
+        reached = {op for o in self._registry.objects for op, i in o.ops if i == intent}
+        return len(reached) == 1 and all(op in reached for op, _ in ops)  # one meaning: 删 for a deletion only
