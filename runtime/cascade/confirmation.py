@@ -36,6 +36,12 @@ class ConfirmationStage:
             return None
         found = changed_slots(action, pending.params, text, turn.now, corrections=False)
         fragment = follow_up_fragment(text)
+        records = [k for k, v in pending.params.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+        if found and records and not set(records) & set(found) and action.follow_up is not None and fragment:
+            # several records wait (周一游泳、周二跑步) and the words change none of the list: the skill knows
+            # which record "周二是5公里" names
+            changed = action.follow_up(pending.params, fragment) or {}
+            found = {k: v for k, v in changed.items() if pending.params.get(k) != v} or found
         if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
             changed = action.follow_up(pending.params, fragment) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v}

@@ -171,6 +171,9 @@ def _instead(fragment: str) -> str:
 def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
     """"不对，是前天" / "是40分钟" / "是游泳" (said of the workout being confirmed or just logged): the
     workout with what the correction names changed, the rest kept; None when it names nothing of it."""
+    several = entries_of(previous)
+    if several:
+        return _corrected_entry(previous, several, fragment)
     changed: dict[str, Any] = {}
     day = extract_day(_instead(fragment))  # "不是昨天，是前天晚上": the day said after the denial
     if day is not None:
@@ -192,6 +195,20 @@ def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, An
         return None
     kept = {k: v for k, v in previous.items() if k in ("activity", "minutes", "distance_km", "day")}
     return {**kept, **changed}
+
+
+def _corrected_entry(previous: Mapping[str, Any], several: list[dict[str, Any]],
+                     fragment: str) -> Mapping[str, Any] | None:
+    """"周二是5公里" while several workouts wait: the one workout the words name (by its day or its activity),
+    corrected; None when they name none, or more than one."""
+    named = [n for n, e in enumerate(several) if (e.get("day") and str(e["day"]) in fragment) or e["activity"] in fragment]
+    if len(named) != 1:
+        return None
+    entry = several[named[0]]
+    changed = corrected_log(entry, fragment)
+    if changed is None:
+        return None
+    return {**previous, "entries": [dict(changed) if n == named[0] else e for n, e in enumerate(several)]}
 
 
 _VERBS = (("跑步", "跑"), ("快走", "走"), ("走路", "走"), ("散步", "走"), ("骑车", "骑"), ("游泳", "游"), ("爬山", "爬"),

@@ -80,3 +80,10 @@ def test_free_and_busy_days_clause_by_clause(text: str, days: list[int] | None) 
 
 def test_an_activity_to_add_said_with_its_verb() -> None:
     assert extract_add("能不能加一些练力量的") == ["力量训练"]
+
+
+def test_a_correction_of_several_changes_the_one_it_names() -> None:
+    previous = {"entries": extract_entries("周一游了半小时，周二跑了4公里"), "activity": "游泳", "minutes": 30.0}
+    changed = corrected_log(previous, "周二是5公里") or {}
+    assert [e.get("distance_km") or e.get("minutes") for e in changed.get("entries", [])] == [30.0, 5.0]
+    assert corrected_log(previous, "是5公里") is None  # names no workout of the several
