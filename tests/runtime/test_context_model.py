@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _contexts import NOW, rich_context
+from tests.runtime.contexts import NOW, rich_context
 
 from runtime.context import (
     MAX_PAUSED,

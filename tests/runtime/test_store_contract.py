@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from _contexts import rich_context
+from tests.runtime.contexts import rich_context
 
 from runtime import keys
 from runtime.context import SCHEMA_VERSION, ConversationRuntimeContext

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _contexts import rich_context
+from tests.runtime.contexts import rich_context
 
 from runtime.store import ContextConflict, RedisContextStore
 

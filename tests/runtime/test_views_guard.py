@@ -10,7 +10,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from _contexts import OPENID, rich_context
+from tests.runtime.contexts import OPENID, rich_context
 
 from runtime._summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.context import ConversationRuntimeContext, PausedTask, SkillSession
