@@ -24,6 +24,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
+from skills import registry  # the training tool reads the label facts from the skills, like the engine
+
 from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
 from ._features import FeatureConfig, char_ngrams
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
@@ -142,8 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=DEFAULT_ARTIFACT)
     args = parser.parse_args(argv)
-    from skills import registry  # the training tool reads the label facts from the skills, like the engine
-
     skills = registry()
     talk = skills.fallback()
     use_labels(not_a_skill=frozenset({UNKNOWN, *((talk[1].intent,) if talk else ())}), writes=skills.task_intents())

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import LLMBadOutput
-
-if TYPE_CHECKING:
-    from .budget import TurnDeadline
+from .budget import TurnDeadline
 
 __all__ = ["LLM", "Completion", "Message", "ToolCall", "ToolSchema", "Usage", "port_accepts"]
 
