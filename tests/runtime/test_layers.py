@@ -1,40 +1,73 @@
 """Import layers (DESIGN §2): runtime/ and skills/ never import bot/; skills/ reach runtime/ only through
-the skill protocol and the views; runtime/ and bot/ have no import circles; in bot/, the webhook and
-the worker never import each other or the benchmarks, and queue → delivery → wechat only point down."""
+the skill protocol and the views, and one skill reaches another only through its public modules;
+runtime/, skills/ and bot/ have no import circles, and runtime/ and skills/ import their own modules at
+the top of a file (never inside a function, after the definitions or only for the type checker); in bot/,
+the webhook and the worker never import each other or the benchmarks, and queue → delivery → wechat only
+point down. Tests reach the code through public modules only."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+FIRST_PARTY = ("runtime", "skills", "bot")
 SKILL_FACING = {"runtime.skill", "runtime.skill.parsers", "runtime.views"}
+# skills/ modules every skill may use: the business tables, their idempotent writes, the services record
+SKILLS_SHARED = {"skills.models", "skills.store", "skills.services"}
+
+
+def _name_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolved(node: ast.ImportFrom, importer: str, is_package: bool) -> str:
+    """The absolute module of ``from … import``, relative ones included (``from ._x import y`` in a.b → a._x)."""
+    if not node.level:
+        return node.module or ""
+    base = importer.split(".")[: None if is_package else -1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _import_nodes(path: Path) -> Iterator[tuple[ast.Import | ast.ImportFrom, list[str]]]:
+    """Every import statement of ``path`` with the modules it names (``from pkg import name`` also names
+    ``pkg.name``: it is a submodule when the package has one by that name)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    importer, is_package = _name_of(path), path.name == "__init__.py"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield node, [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolved(node, importer, is_package)
+            yield node, [module, *(f"{module}.{alias.name}" for alias in node.names)]
 
 
 def _imports(path: Path, *, submodules: bool = False) -> set[str]:
-    """The modules ``path`` imports; ``submodules``: ``from pkg import name`` also counts as ``pkg.name``
-    (it is a submodule when the package has one by that name)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """The modules ``path`` imports, anywhere in it; ``submodules``: ``from pkg import name`` counts as
+    ``pkg.name`` too."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            if submodules:
-                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    for _, names in _import_nodes(path):
+        found.update(names if submodules else names[:1])
     return found
 
 
 def _modules(package: str) -> dict[str, Path]:
-    out = {}
-    for path in sorted((ROOT / package).rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        out[name] = path
-    return out
+    return {_name_of(path): path for path in sorted((ROOT / package).rglob("*.py"))}
+
+
+def _private(module: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in module.split("."))
+
+
+def test_relative_imports_are_read_as_the_modules_they_name() -> None:
+    path = ROOT / "runtime" / "llm" / "__init__.py"
+    assert "runtime.llm._errors" in _imports(path)
+    assert "runtime.llm.breaker.CircuitBreaker" in _imports(path, submodules=True)
 
 
 @pytest.mark.parametrize("package", ["runtime", "skills"])
@@ -45,8 +78,42 @@ def test_runtime_and_skills_never_import_bot(package: str) -> None:
 
 
 def test_skills_reach_runtime_only_through_the_skill_protocol() -> None:
-    bad = {name: sorted(i for i in _imports(path) if i.startswith("runtime") and i not in SKILL_FACING)
+    bad = {name: sorted(i for i in _imports(path) if i.split(".")[0] == "runtime" and i not in SKILL_FACING)
            for name, path in _modules("skills").items()}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def _skill_package(module: str) -> str | None:
+    """``skills.dinner`` for ``skills.dinner._menu``; None for the shared modules of skills/ itself (the
+    migrations are theirs)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[1] == "migrations" or not (ROOT / "skills" / parts[1]).is_dir():
+        return None
+    return ".".join(parts[:2])
+
+
+def test_a_skill_reaches_other_skills_only_through_their_public_modules() -> None:
+    """A skill imports its own package, the shared public modules of skills/ (tables, writes, services)
+    and public modules of other skill packages — never another package's private module."""
+    modules = _modules("skills")
+    bad: dict[str, list[str]] = {}
+    for name, path in modules.items():
+        own = _skill_package(name)
+        if own is None:
+            continue
+        for imported in _imports(path, submodules=True) & set(modules):
+            other = _skill_package(imported)
+            if other == own or imported in SKILLS_SHARED or imported == "skills":
+                continue
+            if other is None or _private(imported):
+                bad.setdefault(name, []).append(imported)
+    assert bad == {}
+
+
+def test_the_shared_modules_of_skills_import_no_skill() -> None:
+    modules = _modules("skills")
+    bad = {name: sorted(i for i in _imports(path) if i in modules and _skill_package(i))
+           for name, path in modules.items() if _skill_package(name) is None}
     assert {k: v for k, v in bad.items() if v} == {}
 
 
@@ -91,6 +158,49 @@ def test_no_import_circles(package: str) -> None:
 def test_the_circle_finder_finds_one() -> None:
     assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _circle({"a": {"b"}, "b": set()}) is None
+
+
+def _hidden_imports(source: str, importer: str, *, is_package: bool = False) -> list[str]:
+    """Imports of the project's own modules that stand where an import circle hides: inside a function,
+    under ``if TYPE_CHECKING``, or at module level after the first definition."""
+    tree = ast.parse(source)
+
+    def own(node: ast.stmt) -> bool:
+        if isinstance(node, ast.Import):
+            return any(alias.name.split(".")[0] in FIRST_PARTY for alias in node.names)
+        if isinstance(node, ast.ImportFrom):
+            return _resolved(node, importer, is_package).split(".")[0] in FIRST_PARTY
+        return False
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found += [f"{sub.lineno}: in {node.name}()" for sub in ast.walk(node) if own(sub)]  # type: ignore[arg-type]
+    defined = False
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found += [f"{sub.lineno}: only for the type checker" for sub in node.body if own(sub)]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined = True
+        elif defined and own(node):
+            found.append(f"{node.lineno}: after the definitions")
+    return found
+
+
+@pytest.mark.parametrize("package", ["runtime", "skills"])
+def test_own_modules_are_imported_at_the_top(package: str) -> None:
+    bad = {name: found for name, path in _modules(package).items()
+           if (found := _hidden_imports(path.read_text(encoding="utf-8"), name, is_package=path.name == "__init__.py"))}
+    assert bad == {}
+
+
+def test_a_hidden_import_is_found() -> None:
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import views\n"
+              "def f():\n    import json\n    from runtime.keys import skill_cache\n"
+              "from runtime import clock\n")
+    assert _hidden_imports(source, "runtime.probe") == [
+        "6: in f()", "3: only for the type checker", "7: after the definitions"]
+    assert _hidden_imports("def f():\n    import opencc\n", "runtime.probe") == []
 
 
 def _within(name: str, package: str) -> bool:
