@@ -26,11 +26,11 @@ from sklearn.svm import LinearSVC
 
 from skills import registry  # the training tool reads the label facts from the skills, like the engine
 
-from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
 from ._features import FeatureConfig, char_ngrams
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
-from ._metrics import DevReport, choose_threshold, report, use_labels
 from .calibrate import calibrate, with_calibration
+from .corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
+from .metrics import DevReport, choose_threshold, report, use_labels
 
 UNKNOWN = "unknown"  # the corpus' label for out-of-scope sentences
 SMALL_TALK = "chitchat"  # the corpus' label for small talk (the public data's chat/Chat)
