@@ -1,7 +1,9 @@
 """Reminders: create / list / cancel / snooze, durable occurrences and the scheduler's SQL side.
 
 The skill spec is :data:`skills.reminders.skill.SPEC`; the scheduler's SQL steps live in
-:mod:`skills.reminders.schedule`; :func:`run_due` and :func:`touch_notice` serve the processes.
+:mod:`skills.reminders.schedule`; :func:`run_due` and :func:`touch_notice` serve the processes. How a
+message names a reminder's content and target (:func:`extract_content`, :func:`extract_target`,
+:func:`parse_target`) and the check of a time before it is kept (:func:`check_when`) are read here too.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 
 from sqlmodel import Session
 
+from skills.reminders._text import TIMER, extract_content, extract_target, parse_target
+from skills.reminders._when import check_when
 from skills.reminders.schedule import DuePush, fire_due, missed_notice
 
-__all__ = ["run_due", "touch_notice"]
+__all__ = ["TIMER", "check_when", "extract_content", "extract_target", "parse_target", "run_due", "touch_notice"]
 
 _MAX_ROUNDS = 10_000
 

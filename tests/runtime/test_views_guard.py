@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from runtime._summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.context import ConversationRuntimeContext, PausedTask, SkillSession
+from runtime.summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.views import ExecView, ModelSummary, RouterView, make_exec_view
 from skills import registry
 from tests.runtime.contexts import OPENID, rich_context
