@@ -1,6 +1,6 @@
 """Import layers (DESIGN §2): runtime/ and skills/ never import bot/; skills/ reach runtime/ only through
 the skill protocol and the views, and one skill reaches another only through its public modules;
-runtime/, skills/ and bot/ have no import circles, and runtime/ and skills/ import their own modules at
+runtime/, skills/ and bot/ have no import circles (nor have the skill packages among themselves), and runtime/ and skills/ import their own modules at
 the top of a file (never inside a function, after the definitions or only for the type checker); in bot/,
 the webhook and the worker never import each other or the benchmarks, and queue → delivery → wechat only
 point down. Tests reach the code through public modules only."""
@@ -152,6 +152,21 @@ def _circle(graph: dict[str, set[str]]) -> list[str] | None:
 @pytest.mark.parametrize("package", ["runtime", "bot", "skills"])
 def test_no_import_circles(package: str) -> None:
     circle = _circle(_graph(package))
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_no_circle_between_skill_packages() -> None:
+    """Beyond modules: no skill reaches back to a skill that reaches it (what two share lives lower down)."""
+    modules = _modules("skills")
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        if (own := _skill_package(name)) is not None:
+            graph.setdefault(own, set()).update(
+                other for i in _imports(path, submodules=True) if (other := _skill_package(i)) not in (None, own))
+    for deps in list(graph.values()):
+        for dep in deps:
+            graph.setdefault(dep, set())
+    circle = _circle(graph)
     assert circle is None, "import circle: " + " -> ".join(circle or [])
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skills.cookbook.catalog import load_catalog
 from skills.dinner import Shape, format_plan, options_for, plan_dto, recipe_name
-from skills.dinner.catalog import load_catalog
 from skills.dinner.exclusions import allowed_ingredients, parse_exclusions
 from skills.dinner.planner import (
     GENEROUS_PER_PERSON,
