@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -120,8 +121,6 @@ class LLM(Protocol):
 
 def port_accepts(port: object, keyword: str) -> bool:
     """Whether ``port.complete`` takes ``keyword`` (ports written before it was added do not)."""
-    import inspect
-
     try:
         return keyword in inspect.signature(port.complete).parameters  # type: ignore[attr-defined]
     except (TypeError, ValueError, AttributeError):
