@@ -10,10 +10,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from runtime.views import ExecView
+from skills.exercise import confirm_log, corrected_log, extract_add, extract_days, extract_entries
 from skills.exercise import skill as exercise
-from skills.exercise._entries import extract_entries
-from skills.exercise._limits import extract_add, extract_days
-from skills.exercise._log import confirm_log, corrected_log
 from skills.services import Services
 
 View = Callable[..., ExecView]

@@ -7,9 +7,11 @@ import re
 
 import pytest
 
-from skills.pantry._follow import extract_item
-from skills.pantry._parse import parse_pantry
-from skills.pantry._triggers import TRIGGERS
+from skills.pantry import parse_pantry
+from skills.pantry import skill as pantry
+
+_VIEW = next(a for a in pantry.SPEC.actions if a.name == "view")
+_ITEM_SLOT = _VIEW.slot("item")
 
 
 def test_an_unknown_thing_counted_with_a_unit_is_kept_as_said() -> None:
@@ -22,7 +24,13 @@ def test_money_or_time_is_no_thing(text: str) -> None:
     assert parse_pantry(text) == []
 
 
-_ITEM = next(t for t in TRIGGERS if t.name == "pantry.view.item")
+_ITEM = next(t for t in pantry.SPEC.triggers if t.name == "pantry.view.item")
+
+
+def extract_item(text: str) -> str | None:
+    assert _ITEM_SLOT is not None and _ITEM_SLOT.extract is not None
+    found = _ITEM_SLOT.extract(text)
+    return str(found) if found is not None else None
 
 
 @pytest.mark.parametrize(("text", "item"), [("豆腐几块来着", "豆腐"), ("鸡蛋还剩几个", "鸡蛋"), ("挂面还有几包", "挂面")])

@@ -14,9 +14,8 @@ from sqlalchemy import inspect, text
 from runtime.views import ExecView
 from skills.db import import_models, make_engine
 from skills.migrate import head, status, upgrade_engine
+from skills.profile import extract_bare_value
 from skills.profile import skill as profile
-from skills.profile._parse import extract_bare_value
-from skills.profile._view import VIEW_FOLLOW_UPS
 from skills.services import Services
 
 View = Callable[..., ExecView]
@@ -54,7 +53,7 @@ def test_a_condition_is_kept_by_name_and_shown(services: Services, make_view: Vi
 def test_a_missing_measure_is_followed_by_its_value(services: Services, make_view: View) -> None:
     seen = profile.view_profile(make_view(msg_id="m1"), {"aspect": "height_cm"}, services)
     assert seen.shown == {"missing": "height_cm"}
-    rule = VIEW_FOLLOW_UPS.modifiers[0]
+    rule = profile.SPEC.actions[0].follow.modifiers[0]
     m = re.search(rule.pattern, "一米六五")
     assert m is not None and rule.apply({}, m, None, seen.shown) == {"field": "height_cm"}
     assert re.search(rule.pattern, "一米六五的人适合什么运动") is None
