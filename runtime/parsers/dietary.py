@@ -40,7 +40,11 @@ _SUBJECT = re.compile(
 _NEGATOR = re.compile(
     r"^(?:不太能吃|不大能吃|不怎么吃|不能吃|不想吃|不爱吃|不喜欢吃|不喜欢|不吃|不要|别放|不放|不加|别加|"
     r"吃不了|受不了|戒了|戒|忌口|忌|怕|少放|不能)")
-_ALLERGY = re.compile(r"^(?:对)?(.+?)(?:都|也)?过敏")
+_ALLERGY = re.compile(r"^(?:.*?对)?(.+?)(?:都|也)?过敏")
+# a negator after the words for who does not eat it: 她不吃牛肉 / 小孩不能吃辣 (the eater is no food)
+_INNER_NEGATOR = re.compile(r"(?<=[\u4e00-\u9fff])(?:不太能吃|不能吃|不想吃|不爱吃|不喜欢吃|不吃|不要|别放|吃不了|受不了)")
+# a question about food is no restriction: 有没有羊肉的菜 / 能不能做鱼
+_QUESTION = re.compile(r"^(?:有没有|有什么|能不能|可不可以|可以.+吗|.+吗$)")
 _TRAILING = re.compile(r"(?:的东西|的菜|东西|类|的|了|哦|呢|吧)+$")
 _SPICY = re.compile(r"^(?:吃)?(?:太)?(?:辣|辣的|辣椒|吃辣|麻辣|辛辣)$")
 _LIGHT = ("清淡", "清淡点", "清淡一点", "口味清淡", "少油少盐", "吃清淡点")
@@ -85,7 +89,12 @@ def _clause(clause: str) -> tuple[list[str], bool]:
         return ["清淡"], False
     if _POSITIVE.match(clause):
         return [], True
+    if _QUESTION.match(clause):
+        return [], False
     body = _SUBJECT.sub("", clause)
+    inner = _INNER_NEGATOR.search(body)
+    if inner is not None and _NEGATOR.match(body) is None and "过敏" not in body[:inner.start()]:
+        body = body[inner.start():]
     m = _ALLERGY.match(body)
     if m:
         return _foods(m.group(1)), False

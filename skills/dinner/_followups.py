@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question
-from runtime.skill.parsers import parse_value
+from runtime.skill.parsers import parse_value, people_delta
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._swap import SWAP_FOR_NAMED
@@ -62,7 +62,7 @@ def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
 
 
 def _people(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    delta = -_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n"))
+    delta = people_delta(m.string) or (-_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n")))
     people = int(params["people"]) + delta
     return {**_kept(params), "people": people} if 1 <= people <= 20 else None
 

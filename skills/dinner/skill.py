@@ -131,6 +131,20 @@ def _refused(base: Mapping[str, Any], out: str, into: str, allowed: frozenset[st
                        choices=tuple(Choice(n, "dinner.plan", _swap_to(base, out, n)) for n in near))
 
 
+_DIETARY_QUESTION = "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）"
+
+
+def _understood(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
+    """The restriction question, asked with what was understood so far in the bot's own words (3个人，
+    预算¥150), so a misheard count or budget shows before the plan does. None once restrictions are said."""
+    if params.get("dietary") is not None or "people" not in params or "budget" not in params:
+        return None
+    people = int(params["people"])
+    said = params["budget"]
+    budget = f"预算{said}元" if isinstance(said, str) else f"预算¥{budget_total(said, people):g}"
+    return SkillResult(f"好的，{people}个人，{budget}。{_DIETARY_QUESTION}")
+
+
 def _never(text: str) -> None:
     """A plan's own setting, read from no message: its follow-ups and its numbered questions set it."""
     return None
@@ -158,8 +172,8 @@ SPEC = SkillSpec(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,
                          hint="家常菜一般人均三四十块就够，想吃好一点人均五六十"),
-                SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）",
-                         required=False, ask_once=True, extract=extract_dietary, standalone=True),
+                SlotSpec("dietary", SlotType.TEXT_LIST, _DIETARY_QUESTION, required=False, ask_once=True,
+                         extract=extract_dietary, standalone=True, lookup=_understood),
                 *_CHANGES,
             ),
             description="安排一顿晚饭：菜单、购物清单、总价和营养",
