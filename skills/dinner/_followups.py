@@ -76,8 +76,9 @@ def _fewer(params: Params, m: re.Match[str], entity: Entity | None, shown: Param
 
 
 def _add(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    kind = _KIND.get(m.group("kind") or "菜", "dish")  # "再加两道": dishes of any kind
-    return {**_kept(params), "extra": [*params.get("extra", []), *([kind] * _number(m.group("n")))]}
+    said = next((a for a in _ADD.finditer(m.string) if a.group("n") or a.group("kind")), m)  # past "菜会不会少了"
+    kind = _KIND.get(said.group("kind") or "菜", "dish")  # "再加两道": dishes of any kind
+    return {**_kept(params), "extra": [*params.get("extra", []), *([kind] * _number(said.group("n")))]}
 
 
 def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -105,11 +106,14 @@ def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
 
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
+_ADD = re.compile(rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:(?:个|道|份|点|些)?\s*"
+                  r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|菜)|道(?![理歉谢别]))")
 FOLLOW_UPS = FollowUps(
     slots=("people", "budget", "dietary"),
     questions=(
         Question("shopping list", r"(购物|买菜|采购)清单|清单|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜|"
-                 r"(要|该|得)买的|(列|发|给|写|报).{0,4}(买|采购)|买哪些|准备(哪些|什么|啥)(东西|食材|材料)?",
+                 r"(?:把)?(?:要|该|得|需要)买的(?:菜|东西|食材|材料)?(?:都)?(?:列|发|给|写|报|说)?(?:一下|下|给我|出来|我|个)*"
+                 r"|(?:列|发|写|报)(?:一)?下?(?:要|该|得|需要)?买的(?:菜|东西|食材)?|买哪些|准备(哪些|什么|啥)(东西|食材|材料)?",
                  _shopping),
     ),
     modifiers=(
@@ -124,9 +128,7 @@ FOLLOW_UPS = FollowUps(
         Modifier("fewer dishes",
                  rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
                  r"只要一(?:个|道)菜|简单点|简单些", _fewer),
-        Modifier("add a dish",
-                 rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:(?:个|道|份|点|些)?\s*"
-                 r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|菜)|道(?![理歉谢别]))", _add),
+        Modifier("add a dish", _ADD.pattern + r"|菜(?:会不会|是不是|好像|有点|太)?(?:少了|不够)", _add),
         Modifier("restriction",
                  r"(?:有|带)(?P<food>[\u4e00-\u9fa5]{1,4})的(?:菜)?(?:都|全)?(?:换|不要|去掉)"
                  r"|(?:把)?(?P<obj>[\u4e00-\u9fa5]{1,6}?)(?:都|全)?(?:换掉|换了|去掉|拿掉|不要了)"

@@ -17,15 +17,17 @@ from runtime.skill.parsers import parse_value
 __all__ = ["RECIPE_FOLLOW_UPS", "extract_people"]
 
 Params = Mapping[str, Any]
-_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十俩仨]+)\s*(?:个人|人份|口人|位|人|杯|碗)(?:的量|吃|份)?")
+_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十俩仨]+)\s*(?:个人|人份|口人|位|人)(?:的量|吃|份)?")
+# servings of a drink or a bowl, said after its recipe: 做3杯呢 (never a dish's own name: 三杯鸡)
+_CUPS = re.compile(r"(\d+|[一二两三四五六七八九十俩仨]+)\s*(?:杯|碗)(?=$|[的呢吧吗啊呀？?，,。！!])")
 _CN = {"一": 1, "二": 2, "两": 2, "俩": 2, "仨": 3, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
        "十": 10}
 _N = r"[\d一二两三四五六七八九十俩仨]"
 
 
 def extract_people(text: str) -> int | None:
-    """Servings asked for in the question: 4个人的量 / 两人份 / 三口人吃 / 做3杯 (not 5个鸡蛋)."""
-    m = _PEOPLE.search(text)
+    """Servings asked for in the question: 4个人的量 / 两人份 / 三口人吃 (not 5个鸡蛋, not 三杯鸡)."""
+    m = _PEOPLE.search(text) or _CUPS.search(text)
     if m is None:
         return None
     raw = m.group(1)
@@ -75,6 +77,14 @@ def _amount(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
             "food": re.sub(r"^(?:的|这个|那个)|(?:呢|啊|呀)$", "", food)}
 
 
+def _meatless(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"不要有肉的" right after a list of dishes: the same question, for meatless dishes."""
+    asked = str(params.get("dish") or "")
+    if entity is not None or not asked or "素菜" in asked:
+        return None
+    return {**_base(params), "dish": f"{asked}，素菜"}
+
+
 RECIPE_FOLLOW_UPS = FollowUps(
     slots=("people",),
     modifiers=(
@@ -86,6 +96,7 @@ RECIPE_FOLLOW_UPS = FollowUps(
         Modifier("what to buy",
                  r"要买(?:些|点)?(?:啥|什么|哪些)|买(?:些|点)?(?:啥|什么|哪些)|(?:需要|要|得)(?:准备)?(?:哪些|什么|啥)(?:东西|材料|食材|料)?"
                  r"|准备(?:哪些|什么|啥)|用料|材料|食材|配料|原料|清单", _ingredients),
-        Modifier("servings", rf"{_N}+\s*(?:个)?(?:人|口人|口|位|杯|碗)(?:份|的量|吃)?|(?:量|份量|分量|用量)", _servings),
+        Modifier("meatless", r"不要(?:有|带)?肉|不(?:要|带|吃)荤|不带肉|没(?:有)?肉|不吃肉|(?:要|来|换)?素(?:一点|点)?的|吃素", _meatless),
+        Modifier("servings", rf"{_N}+\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?|{_CUPS.pattern}|(?:量|份量|分量|用量)", _servings),
     ),
 )
