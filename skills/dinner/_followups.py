@@ -23,7 +23,8 @@ Params = Mapping[str, Any]
 _DIGITS = {"一": 1, "两": 2, "二": 2, "俩": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
            "十": 10}
 _KIND = {"汤": "soup", "羹": "soup", "凉菜": "vegetable", "冷菜": "vegetable", "素菜": "vegetable", "青菜": "vegetable",
-         "蔬菜": "vegetable", "荤菜": "protein", "肉菜": "protein", "硬菜": "protein", "肉": "protein", "菜": "dish"}
+         "蔬菜": "vegetable", "荤菜": "protein", "肉菜": "protein", "硬菜": "protein", "肉": "protein", "菜": "dish",
+         "甜品": "dessert", "甜点": "dessert", "点心": "dessert", "糖水": "dessert"}
 
 
 def _number(said: str | None, default: int = 1) -> int:
@@ -107,7 +108,7 @@ def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
 _ADD = re.compile(rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:(?:个|道|份|点|些)?\s*"
-                  r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|菜)|道(?![理歉谢别]))")
+                  r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|甜品|甜点|点心|糖水|菜)|道(?![理歉谢别]))")
 FOLLOW_UPS = FollowUps(
     slots=("people", "budget", "dietary"),
     questions=(
