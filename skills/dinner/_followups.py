@@ -15,7 +15,9 @@ from runtime.skill import Entity, FollowUps, Modifier, Question
 from runtime.skill.parsers import parse_value, people_delta
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
-from skills.dinner._swap import SWAP_FOR_NAMED
+from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
+from skills.dinner.catalog import load_catalog
+from skills.dinner.exclusions import family_tags
 
 __all__ = ["FOLLOW_UPS"]
 
@@ -102,6 +104,30 @@ def _restrict(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
     return {**_kept(params), "dietary": [*before, *(i for i in items if i not in before)]}
 
 
+_WITH_FOOD = re.compile(r"^(?:有没有|有什么|想吃|想要|来(?:个|道|点)|加(?:个|道)|要(?:个|道))(?:点|个|道)?(?:带)?"
+                        r"(?P<food>[\u4e00-\u9fff]{1,4}?)(?:做)?的(?:菜)?(?:吗|呢|吧|啊)?[？?。！!]*$"
+                        r"|^(?:想吃|想要)(?:点|个)?(?P<bare>[\u4e00-\u9fff]{1,4}?)(?:吗|呢|吧|啊|了)?[？?。！!]*$")
+
+
+def _with_food(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"有没有羊肉的菜" / "想吃鱼" of a plan: a dish made of that food — the one on the menu already, else the
+    first of the catalog put in the place of a dish of its kind (the plan says so when restrictions forbid it)."""
+    said = m.group("food") or m.group("bare") or ""
+    catalog = load_catalog()
+    foods, tags = {name for name, _ in catalog.mentions(said)}, family_tags(said)  # 羊肉 / 鱼 (a food family)
+    if not (foods or tags) or catalog.find_dish(said) is not None:
+        return None  # a dish by its name is the named swap's; no food named: something else
+    menu = [str(n) for n, _ in shown.get("menu") or []]
+    with_it = [d for d in catalog.dishes if d.category in ("protein", "vegetable", "soup")
+               and (foods & d.mains(catalog) or tags & d.tags)]
+    if not with_it:
+        return None
+    have = next((d.name for d in with_it if d.name in menu), None)
+    if have is not None:
+        return {**_kept(params), "swap_ask": {"why": "already", "in": have, "out": []}}
+    return {**_kept(params), "swaps": [*(list(s) for s in swaps_of(params)), ["", with_it[0].name]]}
+
+
 def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "shopping"}
 
@@ -130,6 +156,7 @@ FOLLOW_UPS = FollowUps(
                  rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
                  r"只要一(?:个|道)菜|简单点|简单些", _fewer),
         Modifier("add a dish", _ADD.pattern + r"|菜(?:会不会|是不是|好像|有点|太)?(?:少了|不够)", _add),
+        Modifier("a dish with a food", _WITH_FOOD.pattern, _with_food),
         Modifier("restriction",
                  r"(?:有|带)(?P<food>[\u4e00-\u9fa5]{1,4})的(?:菜)?(?:都|全)?(?:换|不要|去掉)"
                  r"|(?:把)?(?P<obj>[\u4e00-\u9fa5]{1,6}?)(?:都|全)?(?:换掉|换了|去掉|拿掉|不要了)"
