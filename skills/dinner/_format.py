@@ -26,7 +26,8 @@ def _servings(value: float) -> str:
 
 
 def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[str]:
-    """Every restriction in plain words: 按不吃辣安排 / 不用花生（花生米、花生油也不用）/ 给吃素的朋友准备了…"""
+    """Every restriction in plain words: 按不吃辣安排 / 不用花生（含花生的都不用）/ 不用虾（含虾的都不用，蚝油也不用）/
+    给吃素的朋友准备了…"""
     catalog = catalog or load_catalog()
     excl = plan.exclusions
     lines: list[str] = []
@@ -40,8 +41,11 @@ def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[
         related = [n for n in derived if n != word and (word in n or any(
             word in a for a in catalog.ingredients[n].aliases) or (
             catalog.ingredients[n].tags & own and word in ("花生", "坚果", "芝麻", "大豆", "蛋", "奶", "虾", "蟹")))]
-        also = f"（{'、'.join(related[:4])}也不用）" if related else ""
-        lines.append(f"不用{word}{also}。")
+        # what carries the word in its name (花生米, 基围虾) goes without naming; what does not (蚝油) is said
+        named = any(word in n for n in related)
+        hidden = [n for n in related if word not in n and not any(word in a for a in catalog.ingredients[n].aliases)]
+        notes = ([f"含{word}的都不用"] if named else []) + ([f"{'、'.join(hidden[:4])}也不用"] if hidden else [])
+        lines.append(f"不用{word}" + (f"（{'，'.join(notes)}）" if notes else "") + "。")
     if "peanut" in excl.tags:
         lines.append("炒菜别用花生油，换菜籽油或玉米油。")
     if excl.veg_guests:
