@@ -20,7 +20,7 @@ __all__ = ["NOTHING_WORDS", "parse_restrictions"]
 NOTHING_WORDS = frozenset({
     "没有", "没", "无", "都行", "都可以", "随便", "不挑", "不挑食", "都吃", "啥都吃", "什么都吃", "没什么",
     "没啥", "没有了", "无所谓", "不忌口", "没忌口", "没有忌口", "无忌口", "没啥忌口", "没什么忌口",
-    "没什么要求", "没啥要求", "没要求", "没有要求", "没讲究", "没什么讲究", "都ok", "ok", "都能吃",
+    "没什么要求", "没啥要求", "啥都能吃", "什么都能吃", "没要求", "没有要求", "没讲究", "没什么讲究", "都ok", "ok", "都能吃",
 })
 _SPLIT = re.compile(r"[，,、；;。.！!？?\s/]+")
 _AND = re.compile(r"和|以及|还有|跟|或者|及|(?:也|都)?不(?:吃|要|能吃|放)(?=.)|(?:也|都)?别放")
@@ -44,6 +44,9 @@ _ALLERGY = re.compile(r"^(?:.*?对)?(.+?)(?:都|也)?过敏")
 # a negator after the words for who does not eat it: 她不吃牛肉 / 小孩不能吃辣 (the eater is no food)
 _INNER_NEGATOR = re.compile(r"(?<=[\u4e00-\u9fff])(?:不太能吃|不能吃|不想吃|不爱吃|不喜欢吃|不吃|不要|别放|吃不了|受不了)")
 # a question about food is no restriction: 有没有羊肉的菜 / 能不能做鱼
+_ALL_FINE = re.compile(r"^[\u4e00-\u9fff]{0,4}?(?:都行|都可以|都能吃|都ok|随便)$")
+_ASKS = re.compile(r"啥|什么|吗|怎么|哪|几|多少|[？?]")
+_HOLDS_BACK = re.compile(r"不|别|忌|怕|戒|过敏|少放|素")
 _QUESTION = re.compile(r"^(?:有没有|有什么|能不能|可不可以|可以.+吗|.+吗$)")
 _TRAILING = re.compile(r"(?:的东西|的菜|东西|类|的|了|哦|呢|吧)+$")
 _SPICY = re.compile(r"^(?:吃)?(?:太)?(?:辣|辣的|辣椒|吃辣|麻辣|辛辣)$")
@@ -87,13 +90,14 @@ def _clause(clause: str) -> tuple[list[str], bool]:
         return [_vegetarian(clause)], False
     if clause in _LIGHT:
         return ["清淡"], False
-    if _POSITIVE.match(clause):
-        return [], True
-    if _QUESTION.match(clause):
-        return [], False
+    if _POSITIVE.match(clause) or _ALL_FINE.search(clause):
+        return [], True  # 大人都行 / 我们都可以: nothing for them
+    if _QUESTION.match(clause) or (_ASKS.search(clause) and not _HOLDS_BACK.search(clause)):
+        return [], False  # "我的资料你都记了些啥": a question of its own, no food
     body = _SUBJECT.sub("", clause)
     inner = _INNER_NEGATOR.search(body)
-    if inner is not None and _NEGATOR.match(body) is None and "过敏" not in body[:inner.start()]:
+    if inner is not None and _NEGATOR.match(body) is None and "过敏" not in body[:inner.start()] \
+            and _FILLER.sub("", body[inner.end():]):  # "香菜不要": the food comes first, nobody named
         body = body[inner.start():]
     m = _ALLERGY.match(body)
     if m:
