@@ -6,7 +6,8 @@ Pure functions. Each clause becomes at most one item:
 * an allergy: 对花生过敏 / 有个朋友芒果过敏 → 花生 / 芒果 (the eater is dropped, the food kept);
 * vegetarians: 吃素 / 我们都吃素 → 素食 (everyone); 纯素 → 纯素; 有人吃素 / 有个朋友吃素 → 有人吃素;
   两个人吃素 → 2人吃素 (only some of the table);
-* 没有 / 没啥忌口 / 都行 / 啥都吃 → nothing (an empty list, which is an answer).
+* who someone is: 回民 → 清真, 痛风 → 痛风, 血糖高 → 控糖, 怀孕 → 孕妇 (the dinner knows what each rules out);
+* 没有 / 没啥忌口 / 都行 / 啥都吃 → nothing (an empty list, which is an answer); a question is none of these.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 
 from runtime.parsers.numbers import normalize_numerals
 
-__all__ = ["NOTHING_WORDS", "parse_restrictions"]
+__all__ = ["NOTHING_WORDS", "group_of", "parse_restrictions"]
 
 NOTHING_WORDS = frozenset({
     "没有", "没", "无", "都行", "都可以", "随便", "不挑", "不挑食", "都吃", "啥都吃", "什么都吃", "没什么",
@@ -44,6 +45,10 @@ _ALLERGY = re.compile(r"^(?:.*?对)?(.+?)(?:都|也)?过敏")
 # a negator after the words for who does not eat it: 她不吃牛肉 / 小孩不能吃辣 (the eater is no food)
 _INNER_NEGATOR = re.compile(r"(?<=[\u4e00-\u9fff])(?:不太能吃|不能吃|不想吃|不爱吃|不喜欢吃|不吃|不要|别放|吃不了|受不了)")
 # a question about food is no restriction: 有没有羊肉的菜 / 能不能做鱼
+# who someone is says what they do not eat: the item names the group, the skill knows what it rules out
+_GROUPS = ((re.compile(r"清真|回民|回族|穆斯林"), "清真"), (re.compile(r"痛风|高尿酸|尿酸(?:有点|有些|比较|偏)?高"), "痛风"),
+           (re.compile(r"糖尿病|高血糖|血糖(?:有点|有些|比较|偏)?高|控糖"), "控糖"),
+           (re.compile(r"孕妇|怀孕|孕期|怀着(?:宝宝|孩子|二胎)|有身孕"), "孕妇"))
 _ALL_FINE = re.compile(r"^[\u4e00-\u9fff]{0,4}?(?:都行|都可以|都能吃|都ok|随便)$")
 _ASKS = re.compile(r"啥|什么|吗|怎么|哪|几|多少|[？?]")
 _HOLDS_BACK = re.compile(r"不|别|忌|怕|戒|过敏|少放|素")
@@ -92,6 +97,9 @@ def _clause(clause: str) -> tuple[list[str], bool]:
         return ["清淡"], False
     if _POSITIVE.match(clause) or _ALL_FINE.search(clause):
         return [], True  # 大人都行 / 我们都可以: nothing for them
+    group = group_of(clause)
+    if group is not None:
+        return [group], False
     if _QUESTION.match(clause) or (_ASKS.search(clause) and not _HOLDS_BACK.search(clause)):
         return [], False  # "我的资料你都记了些啥": a question of its own, no food
     body = _SUBJECT.sub("", clause)
@@ -108,6 +116,11 @@ def _clause(clause: str) -> tuple[list[str], bool]:
     elif body.startswith("不") and len(body) <= 3:  # 不辣 / 不要葱
         body = body[1:]
     return _foods(body), False
+
+
+def group_of(clause: str) -> str | None:
+    """The eating group a clause names (三个回民朋友 → 清真, 我爸有痛风 → 痛风, 血糖高 → 控糖, 怀孕了 → 孕妇)."""
+    return next((item for pattern, item in _GROUPS if pattern.search(clause)), None)
 
 
 def parse_restrictions(text: str) -> list[str] | None:
