@@ -36,7 +36,10 @@ def _number(said: str | None, default: int = 1) -> int:
 
 
 def _said_budget(text: str, people: int) -> float | None:
+    """The budget said with a change of it ("再便宜点 150够不": a bare number there is money)."""
     value = parse_value("money", text)
+    if value is None and len(re.findall(r"\d+", text)) <= 1:
+        value = parse_value("money", text, answer=True)
     if isinstance(value, str):
         return budget_total(value, people)
     return float(value) if isinstance(value, int | float) and value > 0 else None
@@ -128,6 +131,16 @@ def _with_food(params: Params, m: re.Match[str], entity: Entity | None, shown: P
     return {**_kept(params), "swaps": [*(list(s) for s in swaps_of(params)), ["", with_it[0].name]]}
 
 
+def _total(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    return {**_kept(params), "show": "total"}
+
+
+def _which_out(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"换个菜" naming no dish: which one, asked with the dishes shown (the staple is no choice)."""
+    outs = [str(n) for n, c in shown.get("menu") or [] if c != "staple"]
+    return {**_kept(params), "swap_ask": {"why": "which out", "out": outs}} if entity is None and outs else None
+
+
 def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "shopping"}
 
@@ -161,6 +174,10 @@ FOLLOW_UPS = FollowUps(
                  r"(?:有|带)(?P<food>[\u4e00-\u9fa5]{1,4})的(?:菜)?(?:都|全)?(?:换|不要|去掉)"
                  r"|(?:把)?(?P<obj>[\u4e00-\u9fa5]{1,6}?)(?:都|全)?(?:换掉|换了|去掉|拿掉|不要了)"
                  r"|不吃|不要|不能吃|不想吃|过敏|忌口|吃素|素食|清真|别放|不放|不加", _restrict),
+        Modifier("total", r"(?:一共|总共|总计|合计|加起来|大概|大约)?(?:要|得|需要)?花?(?:多少|几个)钱|花(?:多少|了多少)|总价|"
+                          r"贵不贵|多少钱", _total),
+        Modifier("which dish to change", r"^(?:帮我|给我|再|那就|那)?换(?:一|个|一个|一道|道|一下)(?:菜)?(?:吧|呗|呢|好了)?[。！!]*$",
+                 _which_out),
         Modifier("swap a dish", r"换掉|换一(?:个|道)|换个|换道|换成别的|换了|换一下|不要了?|不想吃|去掉|撤掉|拿掉|别要", _swap,
                  entity=True),
     ),

@@ -138,6 +138,16 @@ def format_plan(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str
     return "\n".join(lines)
 
 
+def format_total(plan: DinnerPlan) -> str:
+    """Only what a plan costs ("一共要多少钱" right after it)."""
+    if not plan.menu:
+        return "这顿晚饭还没有能做的菜。"
+    left = plan.budget - plan.total
+    rest = f"还剩{_yuan(round(left, 2))}" if left >= 0 else f"超出{_yuan(round(-left, 2))}"
+    return (f"{plan.people}个人这顿一共约{_yuan(plan.total)}（预算{_yuan(plan.budget)}，{rest}），"
+            f"人均约{_yuan(round(plan.total / plan.people, 1))}。菜单：{'、'.join(m.name for m in plan.menu)}。")
+
+
 def format_shopping(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str:
     """Only the shopping list of a plan ("要买些啥" right after it)."""
     lines = [f"{plan.people}个人这顿晚饭的购物清单：" if plan.menu else "这顿晚饭还没有能做的菜。"]

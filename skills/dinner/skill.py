@@ -23,7 +23,7 @@ from runtime.views import ExecView
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._followups import FOLLOW_UPS
-from skills.dinner._format import format_plan, format_shopping, plan_dto, recipe_name
+from skills.dinner._format import format_plan, format_shopping, format_total, plan_dto, recipe_name
 from skills.dinner._swap import closest_dishes, swaps_of
 from skills.dinner._triggers import TRIGGERS
 from skills.dinner.catalog import load_catalog
@@ -54,6 +54,10 @@ def _asked(base: Mapping[str, Any], ask: Mapping[str, Any], allowed: frozenset[s
     """The question a swap not understood whole asks instead of planning: which dish to take out, which
     dish of the catalog was meant, or that the dish is on the menu already. The plan shown stays as it was."""
     wanted, outs, why = str(ask.get("in") or ""), [str(o) for o in ask.get("out") or []], ask.get("why")
+    if why == "which out":  # "换个菜": which one
+        lines = ["换哪一道？", *(f"{i}. {o}" for i, o in enumerate(outs, 1)), "回复序号或菜名就行。"]
+        return SkillResult("\n".join(lines), ok=False, choices=tuple(
+            Choice(o, "dinner.plan", {**base, "avoid": [*base.get("avoid", []), o]}) for o in outs))
     if why == "already":
         return SkillResult(f"{wanted}已经在菜单上了，菜单没动。", ok=False)
     if why == "which":
@@ -108,7 +112,9 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         facts["dislikes"] = [*result.exclusions.labels, *([f"{veg}人吃素" if veg > 1 else "有人吃素"] if veg else [])]
     if goal:
         facts["goal"] = goal
-    reply = format_shopping(result, words) if params.get("show") == "shopping" else format_plan(result, words)
+    show = params.get("show")
+    reply = (format_shopping(result, words) if show == "shopping" else format_total(result) if show == "total"
+             else format_plan(result, words))
     if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
     dishes = tuple(Entity("dish", m.name, recipe_name(m.name) or m.name,
