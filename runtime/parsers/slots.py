@@ -16,6 +16,7 @@ from runtime.parsers.dietary import parse_restrictions
 from runtime.parsers.money import find_amount
 from runtime.parsers.numbers import RANGE, approximate_numerals, midpoint, normalize_numerals
 from runtime.parsers.people import parse_people
+from runtime.parsers.timephrase import parse_time_phrase
 
 _NUM = r"(\d+(?:\.\d+)?)"
 
@@ -200,8 +201,6 @@ def parse_time(text: str, answer: bool, now: datetime | None = None) -> dict[str
     """A Chinese time phrase resolved against ``now`` → the TimeExpr param dict."""
     if now is None:
         return None
-    from runtime.parsers.timephrase import parse_time_phrase
-
     expr = parse_time_phrase(text, now)
     return None if expr is None else expr.to_param()
 

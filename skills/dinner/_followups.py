@@ -13,10 +13,10 @@ from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question
 from runtime.skill.parsers import parse_value, people_delta
+from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
-from skills.dinner.catalog import load_catalog
 from skills.dinner.exclusions import family_tags
 
 __all__ = ["FOLLOW_UPS"]
