@@ -12,6 +12,7 @@ BENCHES: dict[str, str] = {
     "reminders": "reminder scheduling and due-push throughput",
     "webhook": "webhook request throughput and passive-reply latency",
     "pipeline": "webhook → queue → worker → delivery end to end",
+    "worker": "CPU per turn of one worker and where it goes (cProfile top functions)",
     "heldout": "router score on the public held-out intent sets (aggregate figures only)",
     "dialogues": "pass rate of a set of dialogue scripts (default: the blind set, tests/dialogues_blind)",
 }

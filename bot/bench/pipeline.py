@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import Any
 
-__all__ = ["TEXTS", "add_arguments", "run"]
+__all__ = ["TEXTS", "TOKEN", "add_arguments", "run", "start_webhook"]
 
 TARGET_TURNS = 1000.0
 TARGET_FACTOR = 10.0
@@ -41,13 +41,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
 
 
-def _start(redis_url: str, wx_url: str, workers: int, data_dir: str, lanes: int = 2) -> tuple[list[Any], int]:
+def start_webhook(redis_url: str) -> tuple[Any, int]:
+    """The real webhook in its own process on a free port (waits until it listens)."""
     from bot.bench._procs import spawn, wait_port
     from bot.bench._redis import free_port
 
     port = free_port()
     spec = {"kind": "webhook", "port": port, "redis_url": redis_url, "token": TOKEN, "rate_limit": 100000}
     hook = spawn(["-m", "bot.bench._serve", json.dumps(spec)])
+    wait_port(port, proc=hook)
+    return hook, port
+
+
+def _start(redis_url: str, wx_url: str, workers: int, data_dir: str, lanes: int = 2) -> tuple[list[Any], int]:
+    from bot.bench._procs import spawn
+
+    hook, port = start_webhook(redis_url)
     env = {"REDIS_URL": redis_url, "WECHAT_API_BASE": wx_url, "WECHAT_APP_ID": "wxtestapp",
            "WECHAT_APP_SECRET": "testsecret", "WECHAT_TOKEN": TOKEN, "DATA_DIR": data_dir,
            "WEATHER_FAKE": "1", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": "", "DATABASE_URL": ""}
@@ -56,7 +65,6 @@ def _start(redis_url: str, wx_url: str, workers: int, data_dir: str, lanes: int 
         procs.append(spawn(["-m", "bot.commands.worker", "--name", f"bench-{i}-{os.getpid()}",
                             "--typing-after", "0", "--lanes", str(lanes)], env=env))
         _wait_workers(redis_url, i + 1, procs[-1])
-    wait_port(port, proc=hook)
     return [hook, *procs], port
 
 
