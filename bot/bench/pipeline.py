@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--passive-rate", type=float, default=200.0, help="offered msg/s of the passive run")
     parser.add_argument("--passive-seconds", type=float, default=5.0, help="duration of the passive run")
     parser.add_argument("--baseline-jobs", type=int, default=500, help="empty jobs for the forking baseline")
+    parser.add_argument("--scale", default="", metavar="N,N,…",
+                        help="also measure turns/s flat out with each of these numbers of workers (e.g. 1,2,4)")
+    parser.add_argument("--scale-count", type=int, default=5000, help="messages of each --scale run")
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
 
 
@@ -93,7 +96,7 @@ def _settle(wx: Any, expected: int, timeout: float = 30.0) -> int:
 def run(args: argparse.Namespace, settings: Any) -> int:
     """Run the benchmark, print one JSON report; 0 when the targets hold."""
     from bot.bench._jobs import forking_baseline
-    from bot.bench._procs import cpu_seconds, run_load, stop
+    from bot.bench._procs import cpu_seconds, resident_mb, run_load, stop
     from bot.bench._redis import PrivateRedis
     from bot.wechat.testkit import FakeWeChatServer
 
@@ -108,12 +111,16 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             before = _custom_count(wx)
             roles = {"webhook": [procs[0].pid], "workers": [p.pid for p in procs[1:]],
                      "redis": [redis_server.proc.pid] if redis_server.proc else []}
+            roles["load generator"] = []  # its CPU: the flat run's own figure
             cpu_before = {role: sum(cpu_seconds(pid) for pid in pids) for role, pids in roles.items()}
+            rss_before = [resident_mb(pid) for pid in roles["workers"]]
             flat = run_load(base | {"port": port, "count": args.count, "connections": args.connections,
                                     "user_prefix": "flat"})
             via_api = _settle(wx, before + args.count - flat["passive_replies"]) - before
             flat["cpu_ms_per_turn"] = {role: round((sum(cpu_seconds(pid) for pid in pids) - cpu_before[role])
                                                    * 1000 / max(1, args.count), 3) for role, pids in roles.items()}
+            flat["cpu_ms_per_turn"]["load generator"] = round(flat.pop("cpu_s", 0.0) * 1000 / max(1, args.count), 3)
+            flat["worker_rss_mb"] = {"before": rss_before, "after": [resident_mb(pid) for pid in roles["workers"]]}
             before = _custom_count(wx)
             count = int(args.passive_rate * args.passive_seconds)
             paced = run_load(base | {"port": port, "count": count, "rate": args.passive_rate,
@@ -121,10 +128,33 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             paced_api = _settle(wx, before + count - paced["passive_replies"]) - before
         finally:
             crashes = stop(procs)
+        scale = {}
+        for n in (int(x) for x in args.scale.split(",") if x.strip()):
+            scale[str(n)], more = _scaled(redis_server.url, wx, data_dir, n, args, base)
+            crashes += more
         baseline = forking_baseline(redis_server.url, jobs=args.baseline_jobs, workers=args.workers)
     report = _report(args, flat, via_api, paced, paced_api, baseline, crashes)
+    if scale:
+        report["figures"]["turns_per_s_by_workers"] = scale
     print(json.dumps(report, ensure_ascii=False, indent=2 if args.pretty else None))
     return 0 if report["within_target"] else 1
+
+
+def _scaled(redis_url: str, wx: Any, data_dir: str, workers: int, args: argparse.Namespace,
+            base: dict[str, Any]) -> tuple[float, list[str]]:
+    """Turns/s flat out with ``workers`` fresh worker processes (and a fresh webhook)."""
+    from bot.bench._procs import run_load, stop
+
+    procs, port = _start(redis_url, wx.url, workers, data_dir, args.lanes)
+    try:
+        run_load(base | {"port": port, "count": 200, "connections": 16, "user_prefix": f"warm-{workers}"})
+        before = _custom_count(wx)
+        flat = run_load(base | {"port": port, "count": args.scale_count, "connections": args.connections,
+                                "user_prefix": f"scale-{workers}"})
+        answered = flat["passive_replies"] + _settle(wx, before + args.scale_count - flat["passive_replies"]) - before
+    finally:
+        crashes = stop(procs)
+    return (round(answered / flat["seconds"], 1) if flat["seconds"] else 0.0), crashes
 
 
 def _report(args: argparse.Namespace, flat: dict[str, Any], via_api: int, paced: dict[str, Any],
@@ -142,7 +172,7 @@ def _report(args: argparse.Namespace, flat: dict[str, Any], via_api: int, paced:
         "figures": {"turns_per_s": turns, "answered": answered, "sent": flat["sent"],
                     "x_forking_baseline": factor, "passive_rate_per_s": args.passive_rate,
                     "passive_share": share, "paced_latency": paced["latency"],
-                    "cpu_ms_per_turn": flat.get("cpu_ms_per_turn"),
+                    "cpu_ms_per_turn": flat.get("cpu_ms_per_turn"), "worker_rss_mb": flat.get("worker_rss_mb"),
                     "lost": flat["sent"] - answered + paced_sent - paced["passive_replies"] - paced_api},
         "targets": {"turns_per_s": TARGET_TURNS, "x_forking_baseline": TARGET_FACTOR,
                     "passive_share": TARGET_PASSIVE},
