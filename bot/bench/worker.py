@@ -47,6 +47,11 @@ def _rows(stats: pstats.Stats, key: int, top: int, turns: int) -> list[dict[str,
     return out
 
 
+def _command_calls(conn: Any) -> dict[str, int]:
+    """How often each command ran on the server so far (``INFO commandstats``), the webhook's included."""
+    return {name.removeprefix("cmdstat_"): int(fields["calls"]) for name, fields in conn.info("commandstats").items()}
+
+
 def _drain_while(worker: Any, load: subprocess.Popen[bytes]) -> None:
     """Run the in-process worker in bursts until the load generator has finished."""
     while load.poll() is None:
@@ -97,6 +102,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             # CPU time of this thread (the one lane runs here): waits on Redis and the fake WeChat
             # server's threads are not counted
             profiler = None if args.no_profile else cProfile.Profile(time.thread_time)
+            calls_before = _command_calls(conn)
             cpu, thread_cpu = time.process_time(), time.thread_time()
             if profiler is not None:
                 profiler.enable()
@@ -104,6 +110,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
             if profiler is not None:
                 profiler.disable()
             cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
+            calls = {k: v - calls_before.get(k, 0) for k, v in _command_calls(conn).items()}
             out, err = load.communicate()
             if load.returncode != 0:
                 raise RuntimeError(f"load generator failed: {err.decode(errors='replace')[-2000:]}")
@@ -114,6 +121,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     report: dict[str, Any] = {"bench": "worker", "turns": args.count, "answered_passively": result["passive_replies"],
                               "worker_cpu_ms_per_turn": round(thread_cpu * 1000 / turns, 3),
                               "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3), "profiled": profiler is not None}
+    report["redis_commands_per_turn"] = {k: round(v / turns, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])
+                                         if v / turns >= 0.05}
     if profiler is not None:
         stats = pstats.Stats(profiler)
         if args.save:
