@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.delivery import DeliveryService
+from bot.delivery._store import _OFFER_OR_READ
 from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
@@ -143,3 +144,26 @@ def test_a_second_save_while_one_is_held_back_writes_the_first_through(fake_redi
     assert deferral.pending is not None and deferral.pending.version == 2
     store.save(store.load("u1"))  # outside the block, saves write at once
     assert store.load("u1").version == 2
+
+
+class NumberedEngine(CountingEngine):
+    """Its reply says which attempt it came from."""
+
+    def handle(self, inbound: Inbound, *, loaded: Any = None) -> TurnResult:
+        result = super().handle(inbound, loaded=loaded)
+        return result.model_copy(update={"replies": [f"{result.replies[0]}#{self.calls}"]})
+
+
+def test_a_waiting_request_is_offered_only_the_reply_of_the_stored_attempt(wx: FakeWeChatServer,
+                                                                           fake_redis: Any) -> None:
+    store = RedisContextStore(fake_redis)
+    rt = _runtime(wx, fake_redis, NumberedEngine(store, meddle=True))
+    xml = M.text("u1", "记一下")
+    msg = parse_message(xml)
+    rt.delivery.handoff.open(msg.user, msg.message_key, deadline=time.time() + 15)  # a request waits for it
+    fake_redis.script_load(_OFFER_OR_READ)  # as after the worker's first turns
+    assert _turn_with_records(rt, fake_redis, msg.to_json()) == ["echo:记一下#2"]
+    handoff = {k.decode(): v.decode() for k, v in fake_redis.hgetall(keys.handoff("u1", msg.message_key)).items()}
+    assert handoff["state"] == "ready" and "echo:记一下#2" in handoff.values()
+    assert "echo:记一下#1" not in handoff.values()  # the attempt that lost the race offered nothing
+    assert wx.state.sent == []  # answered passively, nothing through the API
