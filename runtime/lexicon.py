@@ -13,6 +13,7 @@ import re
 
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import parse_duration
+from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
 __all__ = ["Span", "ahead_minutes", "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
@@ -129,8 +130,6 @@ def value_spans(text: str) -> list[Span]:
 
 @functools.lru_cache(maxsize=4096)  # pure, asked by several stages per turn, and texts come again
 def _value_spans(text: str) -> tuple[Span, ...]:
-    from runtime.parsers.timephrase import time_spans
-
     found = [m.span() for m in _VALUE.finditer(text) if len(m.group().strip(". ")) > 1 or m.group().strip(". ").isdigit()]
     return tuple(found + [m.span() for m in _PERIOD.finditer(text)] + time_spans(text))
 

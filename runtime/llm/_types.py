@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import LLMBadOutput
-
-if TYPE_CHECKING:
-    from .budget import TurnDeadline
+from .budget import TurnDeadline
 
 __all__ = ["LLM", "Completion", "Message", "ToolCall", "ToolSchema", "Usage", "port_accepts"]
 
@@ -140,8 +139,6 @@ def _accepts(complete: object, keyword: str) -> bool:
 
 
 def _reads_keyword(complete: object, keyword: str) -> bool:
-    import inspect
-
     if complete is None:
         return False
     try:
