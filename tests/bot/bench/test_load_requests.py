@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from urllib.parse import parse_qs, urlsplit
 
-from bot.bench._load import LoadSpec, SignedRequests
+from bot.bench import LoadSpec, SignedRequests
 from bot.wechat.testkit.driver import sign
 
 

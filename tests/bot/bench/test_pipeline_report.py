@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from bot.bench._procs import cpu_seconds, resident_mb
+from bot.bench import cpu_seconds, resident_mb
 from bot.bench.pipeline import _report
 
 

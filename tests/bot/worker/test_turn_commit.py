@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from bot.delivery import DeliveryService
-from bot.delivery._store import _OFFER_OR_READ
 from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
@@ -157,13 +156,14 @@ class NumberedEngine(CountingEngine):
 def test_a_waiting_request_is_offered_only_the_reply_of_the_stored_attempt(wx: FakeWeChatServer,
                                                                            fake_redis: Any) -> None:
     store = RedisContextStore(fake_redis)
-    rt = _runtime(wx, fake_redis, NumberedEngine(store, meddle=True))
+    rt = _runtime(wx, fake_redis, NumberedEngine(store))
     xml = M.text("u1", "记一下")
     msg = parse_message(xml)
     rt.delivery.handoff.open(msg.user, msg.message_key, deadline=time.time() + 15)  # a request waits for it
-    fake_redis.script_load(_OFFER_OR_READ)  # as after the worker's first turns
-    assert _turn_with_records(rt, fake_redis, msg.to_json()) == ["echo:记一下#2"]
+    _turn_with_records(rt, fake_redis, _accept(fake_redis, M.text("u0", "先来")))  # the worker's first turn
+    rt.engine.engine.meddle = True  # type: ignore[attr-defined]
+    assert _turn_with_records(rt, fake_redis, msg.to_json()) == ["echo:记一下#3"]
     handoff = {k.decode(): v.decode() for k, v in fake_redis.hgetall(keys.handoff("u1", msg.message_key)).items()}
-    assert handoff["state"] == "ready" and "echo:记一下#2" in handoff.values()
-    assert "echo:记一下#1" not in handoff.values()  # the attempt that lost the race offered nothing
-    assert wx.state.sent == []  # answered passively, nothing through the API
+    assert handoff["state"] == "ready" and "echo:记一下#3" in handoff.values()
+    assert "echo:记一下#2" not in handoff.values()  # the attempt that lost the race offered nothing
+    assert [s.user for s in wx.state.sent] == ["u0"]  # u1 answered passively, nothing through the API
