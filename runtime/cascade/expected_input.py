@@ -23,7 +23,7 @@ from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import pick
 from runtime.cascade._reading import answer_value, named_slots, spare_text
 from runtime.cascade.rules import RuleRouter
-from runtime.lexicon import explained, is_elliptical_question, operations
+from runtime.lexicon import explained, is_elliptical_question, operations, yes_no
 from runtime.parsers.correction import CORRECTION
 from runtime.parsers.slots import parse_choice
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
@@ -143,6 +143,8 @@ class ExpectedInputStage:
         def parse(text: str) -> object:
             return answer_value(registry, session, text, now)
         text = view.text.strip()
+        if view.expected_type == SlotType.TEXT and yes_no(text) is True:
+            return None  # "嗯嗯" to "练的什么？": an acknowledgement, never the thing asked for
         routed = self._rules.classify(text)
         clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
         if routed and routed[0] in self._read_only and routed[0] != self._small_talk and QUESTION.search(text) \
