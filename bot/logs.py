@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from bot._startup import log_startup
+from bot.settings import Settings
 
 __all__ = ["JsonFormatter", "configure_logging", "hash_user", "log_startup", "log_turn", "turn_context"]
 
@@ -123,7 +124,7 @@ class AccessFields(logging.Filter):
         return True
 
 
-def configure_logging(settings: Any, *, level: int | str | None = None, stream: TextIO | None = None) -> None:
+def configure_logging(settings: Settings, *, level: int | str | None = None, stream: TextIO | None = None) -> None:
     """Route every logger to one handler on ``stream`` (stderr): JSON lines, or text with
     ``LOG_FORMAT=text``; the secrets in ``settings`` are scrubbed from both."""
     secrets = [str(getattr(settings, name, "") or "") for name in (

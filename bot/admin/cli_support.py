@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.settings import Settings
 from runtime.transcript import DeliveryEntry, TurnEntry, UnreadableEntry
 
 EMBEDDED_HINT = (
@@ -28,7 +29,7 @@ def add_redis_argument(parser: argparse.ArgumentParser) -> None:
                         help="without a Redis: the folder of a `wxbot chat` conversation (default DATA_DIR/chat)")
 
 
-def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bool = False) -> Any | None:
+def connect(args: argparse.Namespace, settings: Settings, command: str, *, writes: bool = False) -> Any | None:
     """A Redis client, or None after telling the user why there is nothing to inspect.
 
     Without a Redis URL, the local conversation of ``wxbot chat`` (``--state DIR``, default
@@ -39,11 +40,11 @@ def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bo
         return _local(args, settings, command, writes=writes)
     import redis
 
+    from bot.compose import redis_at
     from bot.redis_client import RedisTarget
-    from bot.redis_client import connect as connect_redis
 
     target = RedisTarget(url=url) if url else settings.redis_target()  # Sentinel's master when configured
-    client = connect_redis(target)
+    client = redis_at(target)
     try:
         client.ping()
     except redis.RedisError as exc:
@@ -52,17 +53,18 @@ def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bo
     return client
 
 
-def _local(args: argparse.Namespace, settings: Any, command: str, *, writes: bool) -> Any | None:
+def _local(args: argparse.Namespace, settings: Settings, command: str, *, writes: bool) -> Any | None:
     import atexit
     from pathlib import Path
 
+    from bot.compose import embedded_redis
     from bot.localstate import LocalState
 
     directory = Path(getattr(args, "state", None) or settings.data_dir / "chat")
     if not LocalState.exists(directory):
         print(EMBEDDED_HINT.format(command=command, directory=directory.resolve()), file=sys.stderr)
         return None
-    state = LocalState.open(directory)
+    state = LocalState.open(directory, embedded_redis())
     if writes:
         atexit.register(state.save)
     return state.redis

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from bot.settings import Settings
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from bot.admin.cli_support import add_redis_argument
@@ -21,9 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_redis_argument(parser)
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot import compose
     from bot.admin.cli_support import connect, format_entry, parse_since
-    from runtime.transcript import Transcript
 
     try:
         since = parse_since(args.since)
@@ -33,7 +35,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     redis = connect(args, settings, "replay")
     if redis is None:
         return 2
-    transcript = Transcript.from_settings(redis, settings)
+    transcript = compose.transcript(settings, redis)
     if args.rerun:
         return _rerun(args, settings, transcript, since)
     entries = transcript.read(args.user, since, args.limit)
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     return 0
 
 
-def _rerun(args: argparse.Namespace, settings: Any, transcript: Any, since: Any) -> int:
+def _rerun(args: argparse.Namespace, settings: Settings, transcript: Any, since: Any) -> int:
     from bot.admin.rerun import rerun
 
     turns = transcript.turns(args.user, since, args.limit)

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from bot.settings import Settings
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from bot.admin.cli_support import add_redis_argument
@@ -46,7 +48,7 @@ def render(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.admin.cli_support import connect
 
     redis = connect(args, settings, "stats")

@@ -15,9 +15,8 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine as SQLEngine
 
 from bot.scheduler._lease import LeaderLease
 from bot.scheduler.sinks import CollectingSink, DeliverySink, PushSink, RQPushSink
@@ -44,7 +43,7 @@ class TickReport:
 class Scheduler:
     """One scheduler process. ``clock`` returns an aware datetime; ``sink`` takes each push."""
 
-    db: Engine
+    db: SQLEngine
     lease: LeaderLease
     sink: PushSink
     clock: Callable[[], datetime]
@@ -115,11 +114,3 @@ class Scheduler:
                 self.lease.release()
             except Exception:  # pragma: no cover - Redis gone at shutdown
                 log.warning("scheduler %s: could not release the lease", self.name)
-
-
-def make_scheduler(db: Engine, redis: Any, sink: PushSink, clock: Callable[[], datetime], *,
-                   ttl_ms: int = 10_000, tick_seconds: float = 0.5, name: str | None = None) -> Scheduler:
-    """A scheduler with a fresh lease token (one per process)."""
-    token = name or uuid.uuid4().hex
-    return Scheduler(db=db, lease=LeaderLease(redis, token, ttl_ms=ttl_ms), sink=sink, clock=clock,
-                     tick_seconds=tick_seconds, name=token[:8])

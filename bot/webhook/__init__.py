@@ -2,7 +2,7 @@
 
 from bot.webhook._aio import PipelinedScripts, ScriptRunner, ThreadedScripts, script_runner
 from bot.webhook._sentinel import SentinelAddress
-from bot.webhook.app import WebhookApp, WebhookConfig, create_app
+from bot.webhook.asgi import WebhookApp, WebhookConfig, create_app
 
 __all__ = ["PipelinedScripts", "ScriptRunner", "SentinelAddress", "ThreadedScripts", "WebhookApp", "WebhookConfig",
            "create_app", "script_runner"]

@@ -28,7 +28,7 @@ from rq import SimpleWorker
 from bot.delivery import LeaseLost
 from bot.queue import DrainSchedule, Mailbox, enqueue_drainer
 from bot.worker._ahead import Lookahead, lease_token
-from bot.worker._context import EdgeRuntime, current, install
+from bot.worker._context import WorkerDeps, current, serving
 from bot.worker._piggyback import Piggyback
 from bot.worker._turn import EntryRead, process_entry
 
@@ -42,7 +42,7 @@ def drain_user(user: str) -> int:
     return _drain_user(current(), user)
 
 
-def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> int:
+def _drain_user(rt: WorkerDeps, user: str, ahead: Lookahead | None = None) -> int:
     """:func:`drain_user`; with ``ahead`` (the rest of a drainer's batch) the user may come claimed
     and read already, and the next users' steps ride on this user's round trips."""
     handled = 0
@@ -91,7 +91,7 @@ def _carried(ahead: Lookahead | None, steps: list[Any], carrier: Any, call: Call
     return out
 
 
-def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: EntryRead | None,
+def _drain_claimed(rt: WorkerDeps, user: str, token: str, entry: str, read: EntryRead | None,
                    ahead: Lookahead | None) -> tuple[int, bool]:
     """Drain from ``entry`` (the head, lease held; ``read``: its first reads, if done ahead);
     ``(handled, finished)`` — finished: lease released."""
@@ -132,7 +132,7 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
         entry = nxt
 
 
-def _serve(rt: EdgeRuntime, users: list[str]) -> int:
+def _serve(rt: WorkerDeps, users: list[str]) -> int:
     """Drain ``users`` one after another (their next steps prepared ahead); a failure lets go of
     the claims taken ahead."""
     ahead = Lookahead(rt, users)
@@ -146,7 +146,7 @@ def _serve(rt: EdgeRuntime, users: list[str]) -> int:
     return handled
 
 
-def _serve_batch(rt: EdgeRuntime, users: list[str]) -> int:
+def _serve_batch(rt: WorkerDeps, users: list[str]) -> int:
     """One batch from the ready list, split into ``rt.lanes`` lanes drained side by side: a turn
     spends most of its wall time waiting for Redis, so another user's turn runs meanwhile. Users are
     distinct and each is drained under its own lease, so per-user order is what it was."""
@@ -208,40 +208,52 @@ def deliver_push(user: str, text: str, key: str, content: str = "", due: str = "
     rt = current()
     outcomes = rt.delivery.deliver(user, key, [text], passive=False, carry_parked=False)
     channel = str(outcomes[-1].channel) if outcomes else "drop"
-    record_outcome(rt.sql_engine(), key, channel)
+    if rt.sql_engine is None:
+        raise RuntimeError("a reminder push needs the business tables: WorkerDeps.sql_engine is unset")
+    record_outcome(rt.sql_engine, key, channel)
     if content and channel != "drop":
-        rt.engine.show(user, *DuePush(user, text, key, content, due).shown(), at=datetime.now(UTC))
+        rt.turns.show(user, *DuePush(user, text, key, content, due).shown(), at=datetime.now(UTC))
     return channel
 
 
 class EdgeWorker(SimpleWorker):
-    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), with the
-    process's :class:`EdgeRuntime` installed. Per-user leases, not forking, keep users isolated."""
+    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), each inside
+    :func:`bot.worker.serving` with this worker's :class:`WorkerDeps`. Per-user leases, not forking,
+    keep users isolated. Jobs queued by older releases under names since moved still run
+    (:class:`bot.upgrade.StoredJob`)."""
 
-    def __init__(self, *args: Any, runtime: EdgeRuntime, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, deps: WorkerDeps, **kwargs: Any) -> None:
+        from bot.upgrade import StoredJob
+
+        kwargs.setdefault("job_class", StoredJob)
         super().__init__(*args, **kwargs)
-        install(runtime)
+        self.deps = deps
+
+    def execute_job(self, job: Any, queue: Any) -> Any:
+        with serving(self.deps):
+            return super().execute_job(job, queue)
 
 
 class InlineDispatcher:
-    """Embedded mode: drain jobs run on a small thread pool inside the webhook process."""
+    """Embedded mode: drain jobs run on a small thread pool inside the webhook process, each inside
+    :func:`bot.worker.serving` with ``deps``."""
 
-    def __init__(self, runtime: EdgeRuntime, *, threads: int = 4) -> None:
-        install(runtime)
+    def __init__(self, deps: WorkerDeps, *, threads: int = 4) -> None:
+        self.deps = deps
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wxbot-drain")
 
     def drain(self, user: str, *, force: bool = False) -> None:
-        self._pool.submit(_logged, drain_user, user)
+        self._pool.submit(self._run, drain_user, user)
 
     def released(self, user: str, message_key: str, reply: str) -> None:
-        self._pool.submit(_logged, deliver_released, user, message_key, reply)
+        self._pool.submit(self._run, deliver_released, user, message_key, reply)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True)
 
-
-def _logged(fn: Any, *args: Any) -> None:
-    try:
-        fn(*args)
-    except Exception:
-        log.exception("embedded job %s failed", getattr(fn, "__name__", fn))
+    def _run(self, job: Callable[..., Any], *args: Any) -> None:
+        try:
+            with serving(self.deps):
+                job(*args)
+        except Exception:
+            log.exception("embedded job %s failed", job.__name__)

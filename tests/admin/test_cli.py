@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 from bot.app import build_runtime
+
 from bot.cli import main
 from bot.settings import Settings
 from runtime import keys

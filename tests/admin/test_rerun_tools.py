@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from bot.app import build_runtime
 
 from bot.admin.rerun import rerun
-from bot.app import build_runtime
 from bot.cli import main
 from bot.recording import WEATHER, ReplayWeather
 from bot.settings import Settings

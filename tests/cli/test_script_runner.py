@@ -10,9 +10,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from bot.app import build_runtime
 
 from bot import cli
-from bot.app import build_runtime
 from bot.script import ScriptRunner
 from bot.settings import Settings
 from runtime.clock import SettableClock

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import fakeredis
+from bot.app import build_runtime
 
 from bot import app as wiring
 from bot.admin import AdminDeps, mount
-from bot.app import build_runtime
 from bot.delivery import DeliveryService
 from bot.queue import make_queue
 from bot.settings import Settings

@@ -47,6 +47,7 @@ def test_real_turns_are_collected_from_dialogue_scripts(tmp_path: Path) -> None:
         '{"user": "u1", "text": "不吃辣"}\n', "utf-8")
     (tmp_path / "a.expected.jsonl").write_text('{"user": "u1", "text": "never read"}\n', "utf-8")
     from bot.app import build_runtime
+
     from bot.settings import Settings
 
     runtime = build_runtime(Settings(_env_file=None, data_dir=tmp_path / "data", weather_fake=True))  # type: ignore[call-arg]

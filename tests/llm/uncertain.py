@@ -181,6 +181,7 @@ def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] =
 @contextmanager
 def _runtime(model: str, items: Sequence[Item], *, breaker: int | None = None) -> Iterator[Any]:
     from bot.app import build_runtime
+
     from bot.settings import Settings
     from runtime.llm.testkit import FakeOpenAI, Mode
 

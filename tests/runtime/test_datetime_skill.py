@@ -8,8 +8,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from bot.app import build_runtime
+
 from bot.script import ScriptRunner
 from bot.settings import Settings
 from runtime.clock import SettableClock

@@ -110,6 +110,7 @@ class _NullAPI:
 def _drain_everything(conn: Any) -> None:
     """Every accepted mailbox through the worker code and the real engine: no exception escapes."""
     from bot.app import build_runtime
+
     from bot.settings import Settings
 
     with tempfile.TemporaryDirectory() as data:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import build_runtime
+
 from bot.script import ScriptRunner
 from bot.settings import Settings
 

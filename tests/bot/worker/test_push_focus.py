@@ -14,7 +14,7 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.reminders.schedule import fire_due
 from skills.services import Services
@@ -24,7 +24,7 @@ AT = datetime.fromisoformat("2026-12-01T07:59:00+08:00")
 
 
 def test_a_pushed_reminder_is_snoozed_by_what_the_user_says_next(wx: FakeWeChatServer, fake_redis) -> None:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry(all_skills()), services=Services(db=db))
     rt = EdgeRuntime(redis=fake_redis, engine=UnrecordedEngine(engine),
@@ -45,7 +45,7 @@ def test_a_pushed_reminder_is_snoozed_by_what_the_user_says_next(wx: FakeWeChatS
 
 
 def test_a_push_queued_before_its_content_was_passed_is_still_delivered(wx: FakeWeChatServer, fake_redis) -> None:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry(all_skills()), services=Services(db=db))
     install(EdgeRuntime(redis=fake_redis, engine=UnrecordedEngine(engine),
