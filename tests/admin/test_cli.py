@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from bot.app import build_runtime
 
 from bot.cli import main
+from bot.compose import core, transcript
 from bot.settings import Settings
 from runtime import keys
-from runtime.transcript import TranscribedEngine, Transcript, TurnEntry
+from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
 from tests.admin.conftest import REAL_REDIS_URL, make_turn
 
@@ -25,9 +25,9 @@ def settings(tmp_path: Path) -> Settings:
     return Settings.from_env({"REDIS_URL": REAL_REDIS_URL, "DATA_DIR": str(tmp_path), "WEATHER_FAKE": "true"})
 
 
-def _talk(settings: Settings, real_redis, user: str, texts: list[str]) -> TranscribedEngine:
-    runtime = build_runtime(settings, redis=real_redis)
-    engine = TranscribedEngine(runtime.engine, Transcript.from_settings(real_redis, settings))
+def _talk(settings: Settings, real_redis, user: str, texts: list[str]) -> TranscribedTurns:
+    built = core(settings, redis=real_redis)
+    engine = TranscribedTurns(built.engine, transcript(settings, real_redis))
     for i, text in enumerate(texts):
         engine.handle(Inbound(user=user, text=text, msg_id=f"{user}-{i}",
                               at=datetime(2026, 12, 1, 12, i, tzinfo=UTC)))

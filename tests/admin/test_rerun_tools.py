@@ -8,13 +8,13 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from bot.app import build_runtime
 
 from bot.admin.rerun import rerun
 from bot.cli import main
+from bot.compose import core, transcript
 from bot.recording import WEATHER, ReplayWeather
 from bot.settings import Settings
-from runtime.transcript import TranscribedEngine, Transcript, TurnEntry
+from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
 from skills.weather import CityForecast, DayForecast, WeatherUnavailable
 from tests.admin.conftest import REAL_REDIS_URL
@@ -44,11 +44,11 @@ def settings(tmp_path: Path) -> Settings:
 
 
 def _talk(settings: Settings, redis, user: str, texts: list[str], provider: object) -> list[TurnEntry]:
-    runtime = build_runtime(settings, redis=redis, weather=provider)
-    engine = TranscribedEngine(runtime.engine, Transcript.from_settings(redis, settings))
+    built = core(settings, redis=redis, weather=provider)
+    engine = TranscribedTurns(built.engine, transcript(settings, redis))
     for i, text in enumerate(texts):
         engine.handle(Inbound(user=user, text=text, msg_id=f"{user}-{i}", at=AT + timedelta(minutes=i)))
-    runtime.services.db.dispose()
+    built.services.db.dispose()
     return Transcript(redis).turns(user)
 
 
