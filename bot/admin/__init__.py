@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.admin._labels import counted_deliveries, delivery_label, entry_view, local_time, state_text
 from bot.admin.overview import AdminDeps, collect_stats
 from bot.admin.rerun import RerunReport, TurnDiff, rerun
 from bot.admin.simulator import SimulatorConfig, simulator_routes
 from bot.admin.web import admin_routes
 
 __all__ = [
-    "AdminDeps", "RerunReport", "SimulatorConfig", "TurnDiff", "admin_routes", "collect_stats",
-    "mount", "rerun", "simulator_routes",
+    "AdminDeps", "RerunReport", "SimulatorConfig", "TurnDiff", "admin_routes", "collect_stats", "counted_deliveries",
+    "delivery_label", "entry_view", "local_time", "mount", "rerun", "simulator_routes", "state_text",
 ]
 
 

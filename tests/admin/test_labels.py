@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from bot.admin._labels import counted_deliveries, delivery_label, entry_view, local_time, state_text
+from bot.admin import counted_deliveries, delivery_label, entry_view, local_time, state_text
 from bot.admin.overview import hourly_turns
 from bot.cli import main
 from runtime.transcript import Transcript
