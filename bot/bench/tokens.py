@@ -152,6 +152,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-training", action="store_true", help="dialogue turns only")
 
 
+def _schemas_only(action: Any, args: Any) -> Any:
+    """The runner of every tool here: the bench reads the tools' schemas and never runs one."""
+    raise AssertionError("wxbot bench tokens runs no tool")
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Measure and print the JSON report; 0 when the largest router prompt fits and the ratio ≤ 1/3."""
     from bot.compose import core
@@ -173,7 +178,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 turns.extend(_training_turns(engine, train_dir))
             registry = engine.registry
             router = Router(NoLLM(), labels_from_registry(registry.skills))
-            schemas = [t.schema() for t in tools_from_skills(registry.skills, lambda a, p: None,
+            schemas = [t.schema() for t in tools_from_skills(registry.skills, _schemas_only,
                                                              registry.read_only_intents())]
             report = measure(turns, router, schemas)
         finally:
