@@ -2,6 +2,6 @@
 
 from bot.scheduler._lease import LeaderLease
 from bot.scheduler.service import Scheduler, TickReport
-from bot.scheduler.sinks import CollectingSink, DeliverySink, PushSink, RQPushSink
+from bot.scheduler.sinks import BatchPushSink, CollectingSink, DeliverySink, PushSink, RQPushSink
 
-__all__ = ["CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport"]
+__all__ = ["BatchPushSink", "CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport"]

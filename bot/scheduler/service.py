@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.engine import Engine as SQLEngine
 
 from bot.scheduler._lease import LeaderLease
-from bot.scheduler.sinks import CollectingSink, DeliverySink, PushSink, RQPushSink
+from bot.scheduler.sinks import BatchPushSink, CollectingSink, DeliverySink, PushSink, RQPushSink
 from skills.reminders.schedule import DuePush, fire_due, record_outcome, release, stale_enqueued
 
 __all__ = ["CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport"]
@@ -78,12 +78,11 @@ class Scheduler:
         return TickReport(True, pushed, missed, skipped, redelivered, failed)
 
     def _hand_over_all(self, pushes: Sequence[DuePush]) -> int:
-        """Hand a batch over: in one round trip when the sink can (``sink.many``), else one by one."""
-        many = getattr(self.sink, "many", None)
-        if many is None or len(pushes) < 2:
+        """Hand a batch over: in one round trip when the sink can (a :class:`BatchPushSink`), else one by one."""
+        if not isinstance(self.sink, BatchPushSink) or len(pushes) < 2:
             return sum(self._hand_over(p) for p in pushes)
         try:
-            many(list(pushes))
+            self.sink.many(list(pushes))
         except Exception:  # fall back to one by one: each push then succeeds or is released alone
             log.exception("scheduler %s: batch of %d failed; handing over one by one", self.name, len(pushes))
             return sum(self._hand_over(p) for p in pushes)

@@ -10,14 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy.engine import Engine as SQLEngine
 
 from bot.queue import PUSH_JOB
 from skills.reminders.schedule import DuePush, record_outcome
 
-__all__ = ["CollectingSink", "DeliverySink", "PushSink", "RQPushSink"]
+__all__ = ["BatchPushSink", "CollectingSink", "DeliverySink", "PushSink", "RQPushSink"]
 
 log = logging.getLogger("bot._scheduler_sinks")  # the name operators know
 
@@ -26,6 +26,13 @@ class PushSink(Protocol):
     """Takes one due push; returns the channel if delivered now, None if queued."""
 
     def __call__(self, push: DuePush) -> str | None: ...
+
+
+@runtime_checkable
+class BatchPushSink(PushSink, Protocol):
+    """A sink that also takes a batch in one round trip (the scheduler prefers it for a backlog)."""
+
+    def many(self, pushes: list[DuePush]) -> None: ...
 
 
 class CollectingSink:
