@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import importlib
 import logging
+import shutil
+import tempfile
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine as SQLEngine
@@ -33,6 +37,8 @@ from skills.services import Services
 if TYPE_CHECKING:
     from rq import Queue
 
+    from bot.admin import AdminDeps
+    from bot.admin.rerun import Sandbox
     from bot.delivery.transcribed import TranscribedDelivery
     from bot.queue import Dispatcher, SweeperThread
     from bot.redis_client import RedisClient, RedisTarget
@@ -44,9 +50,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_ENGINE_FACTORY", "Core", "Webhook", "WorkerProcess", "conversation_engine", "core", "delivery",
+__all__ = ["DEFAULT_ENGINE_FACTORY", "Core", "Webhook", "WorkerProcess", "admin_deps", "conversation_engine", "core",
+           "delivery",
            "embedded_redis", "embedded_scheduler", "load_engine", "load_intent_model", "queue", "redis_at",
-           "redis_client", "scheduler", "secrets", "sql_engine", "transcript", "turn_handler", "webhook",
+           "redis_client", "rerun_sandbox", "scheduler", "secrets", "sql_engine", "transcript", "turn_handler", "webhook",
            "webhook_config", "wechat_api", "worker_deps", "worker_process"]
 
 
@@ -296,7 +303,7 @@ def webhook(settings: Settings, *, path: str = "/wechat", reply_wait_s: float | 
     """The webhook app for ``settings``: the RQ dispatcher on the configured Redis, or (embedded) the
     in-process substitute with drain threads; ``/admin``, ``/simulator`` and ``/metrics`` mounted
     unless ``admin`` is false (a benchmark's bare webhook)."""
-    from bot.admin import AdminDeps, mount
+    from bot.admin import mount
     from bot.queue import RQDispatcher
     from bot.webhook import create_app, script_runner
     from bot.worker import InlineDispatcher
@@ -316,9 +323,35 @@ def webhook(settings: Settings, *, path: str = "/wechat", reply_wait_s: float | 
     app = create_app(webhook_config(settings, path=path, reply_wait_s=reply_wait_s, **timing), redis=conn,
                      dispatch=dispatch, sweep=sweep, scripts=script_runner(conn, target))
     if admin:
-        mount(app, AdminDeps(settings=settings, redis=conn, store=store or RedisContextStore(conn),
-                             transcript=transcript(settings, conn)), webhook_path=path)
+        mount(app, admin_deps(settings, conn, store or RedisContextStore(conn)), webhook_path=path)
     return Webhook(app=app, redis=conn, deps=deps)
+
+
+def admin_deps(settings: Settings, redis: Any, store: ContextStore) -> AdminDeps:
+    """What the admin pages and the simulator read and use."""
+    from bot.admin import AdminDeps
+
+    return AdminDeps(settings=settings, redis=redis, store=store, transcript=transcript(settings, redis),
+                     secrets=secrets(settings), sandbox=rerun_sandbox(settings))
+
+
+def rerun_sandbox(settings: Settings) -> Sandbox:
+    """Throw-away engines for re-runs (the admin page, ``wxbot replay --rerun``): embedded Redis, an
+    in-memory context store, a scratch SQLite file (removed afterwards), fake weather unless the
+    re-run passes the recorded one, and no model unless asked."""
+    from bot.admin.rerun import sandbox_settings
+
+    @contextmanager
+    def sandbox(*, with_llm: bool, weather: Any) -> Iterator[TurnHandler]:
+        directory = Path(tempfile.mkdtemp(prefix="wxbot-rerun-"))
+        try:
+            local = sandbox_settings(settings, directory, with_llm=with_llm)
+            yield core(local, store=InMemoryContextStore(), redis=embedded_redis(),
+                       database_url=f"sqlite:///{directory / 'rerun.db'}", weather=weather).engine
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    return sandbox
 
 
 # -- the scheduler -------------------------------------------------------------------------------

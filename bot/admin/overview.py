@@ -9,8 +9,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.admin._labels import STAGE_NAMES, counted_deliveries
+from bot.admin.rerun import Sandbox
 from bot.queue.depths import queue_report
 from bot.settings import Settings
+from bot.wechat.crypto import WebhookSecrets
 from runtime import keys
 from runtime.store import ContextStore
 from runtime.transcript import Transcript, stream_id_at
@@ -21,13 +23,16 @@ HOURLY_USERS, HOURLY_ENTRIES_PER_USER = 500, 400
 
 @dataclass(frozen=True)
 class AdminDeps:
-    """What the admin surface reads: settings, the bot's Redis, its context store and transcript
+    """What the admin surface reads and uses: settings, the bot's Redis, its context store and
+    transcript, the webhook's secrets (the simulator signs as WeChat does) and the re-run sandbox
     (built by :func:`bot.compose.webhook`)."""
 
     settings: Settings
     redis: Any
     store: ContextStore
     transcript: Transcript
+    secrets: WebhookSecrets
+    sandbox: Sandbox
 
 
 def collect_stats(redis: Any) -> dict[str, Any]:

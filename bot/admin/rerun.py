@@ -9,18 +9,16 @@ and no real data is written. So a turn shows as changed only when the code answe
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.settings import Settings
-from runtime.transcript import TurnEntry
+from runtime.transcript import TurnEntry, TurnHandler
 from runtime.turn import Inbound, TurnResult
 
 COMPARED = ("stage", "intent", "reply")
@@ -92,32 +90,25 @@ def sandbox_settings(settings: Settings, directory: Path, *, with_llm: bool = Fa
     return settings.model_copy(update=update)
 
 
-@contextmanager
-def sandbox(settings: Settings, *, with_llm: bool = False, weather: Any = None) -> Iterator[Any]:
-    """A throw-away :class:`bot.compose.Core`; its directory is removed afterwards."""
-    from bot.compose import core, embedded_redis
-    from runtime.store import InMemoryContextStore
+class Sandbox(Protocol):
+    """Opens a throw-away engine for a re-run (``with_llm``: the configured model too; ``weather``: the
+    port answering as recorded); everything it wrote is gone when the block ends.
+    :func:`bot.compose.rerun_sandbox` builds the real one."""
 
-    directory = Path(tempfile.mkdtemp(prefix="wxbot-rerun-"))
-    try:
-        local = sandbox_settings(settings, directory, with_llm=with_llm)
-        yield core(local, store=InMemoryContextStore(), redis=embedded_redis(),
-                   database_url=f"sqlite:///{directory / 'rerun.db'}", weather=weather)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
+    def __call__(self, *, with_llm: bool, weather: Any) -> AbstractContextManager[TurnHandler]: ...
 
 
-def rerun(user: str, turns: Sequence[TurnEntry], settings: Settings, *, with_llm: bool = False) -> RerunReport:
+def rerun(user: str, turns: Sequence[TurnEntry], sandbox: Sandbox, *, with_llm: bool = False) -> RerunReport:
     """Replay ``turns`` (oldest first) through the current engine in a sandbox and diff each one."""
     from bot.recording import ReplayWeather
 
     diffs: list[TurnDiff] = []
     weather = ReplayWeather()
-    with sandbox(settings, with_llm=with_llm, weather=weather) as built:
+    with sandbox(with_llm=with_llm, weather=weather) as engine:
         for i, entry in enumerate(turns, start=1):
             weather.load(entry.tools)
             try:
-                result = built.engine.handle(entry.inbound)
+                result = engine.handle(entry.inbound)
             except Exception as exc:  # a crash in new code is exactly what a re-run must show
                 diffs.append(diff_turn(i, entry, None, f"{type(exc).__name__}: {exc}"[:300]))
                 continue

@@ -91,10 +91,9 @@ def simulator_routes(deps: AdminDeps, config: SimulatorConfig | None = None) -> 
         return f"http://{host}:{port}{config.webhook_path}"
 
     def deliver(url: str, user: str, text: str) -> dict[str, Any]:
-        from bot.compose import secrets
         from bot.wechat.testkit import MessageFactory, WebhookDriver, next_msg_id
 
-        conf = secrets(settings)
+        conf = deps.secrets
         mode = conf.mode if conf.aes_key else "plain"
         msg_id = next_msg_id()
         with WebhookDriver(url, settings.wechat_token, mode=mode, aes_key=conf.aes_key,

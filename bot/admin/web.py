@@ -130,7 +130,7 @@ def admin_routes(deps: AdminDeps) -> list[BaseRoute]:
         if not user:
             return _json({"error": "user is required"}, 400)
         turns = await asyncio.to_thread(transcript.turns, user, None, _limit(request, 200))
-        report = await asyncio.to_thread(run_rerun, user, turns, deps.settings)
+        report = await asyncio.to_thread(run_rerun, user, turns, deps.sandbox)
         data = report.model_dump(mode="json")
         for diff, turn in zip(data["turns"], report.turns, strict=True):
             diff["time"] = local_time(turn.at, tz)

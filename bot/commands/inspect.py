@@ -24,7 +24,7 @@ def pretty(blob: str) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.admin.cli_support import connect
+    from bot.commands._admin_redis import connect
     from runtime import keys
     from runtime.store import RedisContextStore
 

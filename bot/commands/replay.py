@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot import compose
-    from bot.admin.cli_support import connect, format_entry, parse_since
+    from bot.admin.cli_support import format_entry, parse_since
+    from bot.commands._admin_redis import connect
 
     try:
         since = parse_since(args.since)
@@ -51,13 +52,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _rerun(args: argparse.Namespace, settings: Settings, transcript: Any, since: Any) -> int:
+    from bot import compose
     from bot.admin.rerun import rerun
 
     turns = transcript.turns(args.user, since, args.limit)
     if not turns:
         print(f"no recorded turns for {args.user}")
         return 1
-    report = rerun(args.user, turns, settings, with_llm=args.llm)
+    report = rerun(args.user, turns, compose.rerun_sandbox(settings), with_llm=args.llm)
     if args.json:
         for diff in report.turns:
             print(json.dumps(diff.model_dump(mode="json"), ensure_ascii=False))

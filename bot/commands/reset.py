@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.admin.cli_support import connect
+    from bot.commands._admin_redis import connect
     from runtime import keys
     from runtime.transcript import Transcript
 

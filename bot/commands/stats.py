@@ -49,7 +49,7 @@ def render(data: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.admin.cli_support import connect
+    from bot.commands._admin_redis import connect
 
     redis = connect(args, settings, "stats")
     if redis is None:

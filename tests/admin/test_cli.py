@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.compose import core, transcript
+from bot.compose import core, rerun_sandbox, transcript
 from bot.settings import Settings
 from runtime import keys
 from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
@@ -72,11 +72,11 @@ def test_rerun_runs_each_turn_at_its_original_time(settings, real_redis) -> None
 
     _talk(settings, real_redis, "carol", ["现在几点"])
     turns = Transcript(real_redis).turns("carol")
-    report = rerun("carol", turns, settings)
+    report = rerun("carol", turns, rerun_sandbox(settings))
     assert report.changed == 0 and "12" in report.turns[0].rerun.reply  # 12:00 UTC recorded → same answer
     moved = [TurnEntry.model_validate(turns[0].model_dump() | {
         "inbound": turns[0].inbound.model_copy(update={"at": datetime(2026, 12, 1, 3, 7, tzinfo=UTC)})})]
-    assert rerun("carol", moved, settings).turns[0].changed == ["reply"]
+    assert rerun("carol", moved, rerun_sandbox(settings)).turns[0].changed == ["reply"]
 
 
 def test_inspect_and_reset(settings, real_redis, capsys) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.admin.rerun import rerun
 from bot.cli import main
-from bot.compose import core, transcript
+from bot.compose import core, rerun_sandbox, transcript
 from bot.recording import WEATHER, ReplayWeather
 from bot.settings import Settings
 from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
@@ -70,7 +70,7 @@ def test_rerun_replays_the_recorded_weather_so_nothing_changes(settings, real_re
     assert "0 of 3 turns changed" in out, out
     # the control case: the same turns without their record are answered by the offline fake
     bare = [t.model_copy(update={"tools": []}) for t in Transcript(real_redis).turns("w2")]
-    report = rerun("w2", bare, settings)
+    report = rerun("w2", bare, rerun_sandbox(settings))
     assert [d.changed for d in report.turns][:2] == [["reply"], ["reply"]], report.turns
 
 
@@ -78,7 +78,7 @@ def test_a_recorded_weather_outage_is_replayed_as_an_outage(settings, real_redis
     turns = _talk(settings, real_redis, "w3", ["上海今天天气"], Storm(down=True))
     assert "暂时查不到" in turns[0].replies[0]
     assert turns[0].tools[0].error == {"type": "WeatherUnavailable", "detail": "connect timeout"}
-    assert rerun("w3", turns, settings).changed == 0
+    assert rerun("w3", turns, rerun_sandbox(settings)).changed == 0
 
 
 def test_replay_weather_falls_back_to_the_fake_for_what_was_not_recorded() -> None:

@@ -68,5 +68,6 @@ def build_stack(settings: Settings) -> Stack:
                            sweep_interval_s=0.5)
     app = create_app(config, redis=conn, dispatch=inline)
     store = built.store if built.store is not None else RedisContextStore(conn)
-    mount(app, AdminDeps(settings=settings, redis=conn, store=store, transcript=transcript))
+    mount(app, AdminDeps(settings=settings, redis=conn, store=store, transcript=transcript,
+                         secrets=compose.secrets(settings), sandbox=compose.rerun_sandbox(settings)))
     return Stack(app=app, redis=conn, settings=settings, transcript=transcript, inline=inline, edge=edge)
