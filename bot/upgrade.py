@@ -18,7 +18,7 @@ JOB_PATHS: dict[str, str] = {
 }
 
 ENGINE_FACTORIES: dict[str, str] = {
-    # the default engine factory before the composition root was bot/compose.py
+    # the default engine factory before the composition root was bot/compose/
     "bot.app:app_engine": "bot.compose:conversation_engine",
 }
 
