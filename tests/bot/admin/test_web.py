@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.admin.conftest import REAL_REDIS_URL
+from tests.bot.admin.conftest import REAL_REDIS_URL
 from tests.harness.admin import ADMIN_TOKEN, Stack, build_stack, make_settings
 
 BEARER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -14,7 +14,7 @@ from bot.settings import Settings
 from runtime import keys
 from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
-from tests.admin.conftest import REAL_REDIS_URL, make_turn
+from tests.bot.admin.conftest import REAL_REDIS_URL, make_turn
 
 pytestmark = pytest.mark.redis
 URL = ["--redis-url", REAL_REDIS_URL]

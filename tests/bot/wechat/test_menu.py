@@ -14,7 +14,7 @@ from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from bot.wechat.testkit.menu import menu_error, published_menu
 from tests.harness.admin import build_stack, make_settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "deploy" / "menu.toml"
 
 

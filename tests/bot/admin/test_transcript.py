@@ -18,7 +18,7 @@ from runtime.transcript import (
     to_fields,
 )
 from runtime.turn import Stage
-from tests.admin.conftest import make_turn
+from tests.bot.admin.conftest import make_turn
 
 
 class Clock:

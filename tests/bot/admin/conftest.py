@@ -10,7 +10,6 @@ import pytest
 import redis
 
 from runtime.turn import Inbound, Stage, StateSnapshot, TurnResult, TurnTrace
-from tests.harness.edge import jobs_scope
 from tests.harness.redis_server import flushed_db, private_url
 
 REAL_REDIS_URL = private_url(5)
@@ -38,10 +37,4 @@ def make_turn(user: str = "u1", text: str = "现在几点", *, stage: Stage = St
                       errors=errors or [], state_before=StateSnapshot(),
                       state_after=StateSnapshot(active_skill=None))
     return inbound, TurnResult(replies=[reply], trace=trace, state=trace.state_after)
-
-
-@pytest.fixture(autouse=True)
-def _jobs_end_with_the_test() -> Iterator[None]:
-    with jobs_scope():
-        yield
 

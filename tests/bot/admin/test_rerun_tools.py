@@ -17,7 +17,7 @@ from bot.settings import Settings
 from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
 from skills.weather import CityForecast, DayForecast, WeatherUnavailable
-from tests.admin.conftest import REAL_REDIS_URL
+from tests.bot.admin.conftest import REAL_REDIS_URL
 
 pytestmark = pytest.mark.redis
 AT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)  # 10:00 in Shanghai
