@@ -33,7 +33,7 @@ def safe_url(url: str) -> str:
 
 
 def _url(args: argparse.Namespace, settings: Settings) -> str:
-    return str(getattr(args, "database_url", None) or settings.database())
+    return str(args.database_url or settings.database())
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
