@@ -9,6 +9,7 @@ fallback (small talk, or the agent). Deciding never changes the context; the eng
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -38,6 +39,7 @@ from runtime.views import ModelSummary, RouterView
 
 __all__ = ["Cascade", "Kind", "Match", "TurnInput"]
 
+_SENTENCE_END = re.compile(r"[？?！!。]+")
 Decider = Callable[[TurnInput], Match | None]
 
 
@@ -77,6 +79,7 @@ class Cascade:
             ("expected_input", self.expected.match),
             ("confirmation", self.confirmation.match),
             ("focus", self.focus.match),
+            ("focus_then", self._focus_then),
             ("compound", self.compound.match),
             ("rules", lambda t: self._mixed(t, self.rules.match(t.view))),
             ("domain", lambda t: self._mixed(t, self.domain.match(t))),
@@ -94,6 +97,22 @@ class Cascade:
         if view.expected_field is not None and found.stage not in (Stage.EXPECTED_INPUT, Stage.CONTROL):
             found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(view)}")
         return found
+
+    def _focus_then(self, turn: TurnInput) -> Match | None:
+        """A question about what was just shown, then a request of its own ("前一天就是除夕吧？那天下午4点提醒我
+        去接爸妈"): the question answered first (its answer becomes the focus), then the request."""
+        if turn.focus is None or turn.session is not None or turn.pending is not None:
+            return None
+        cut = _SENTENCE_END.search(turn.text)
+        if cut is None or not turn.text[cut.end():].strip():
+            return None
+        head, tail = turn.text[:cut.end()], turn.text[cut.end():].strip()
+        found = self.focus.match(replace(turn, view=replace(turn.view, text=head)))
+        if found is None or found.kind is not Kind.REFER or found.intent not in self.read_only:
+            return None
+        return Match(found.stage, Kind.COMPOUND, intent=found.intent, confidence=found.confidence,
+                     params={"parts": [head, tail], "together": []},
+                     detail=f"{found.detail}; then the rest as a request of its own")
 
     def _control(self, turn: TurnInput) -> Match | None:
         found = self.control.match(turn.view)

@@ -68,7 +68,12 @@ def day_candidates(token: Token, today: date) -> Iterator[date]:
     it rolls when that moment has passed (a bare weekday to next week, 12月24日 to next year, 中秋
     to next year's). A token naming one fixed day (明天, 下周三, 2027年1月5日) yields one day.
     """
-    if token.kind is Kind.DAY:
+    if token.kind is Kind.DAY and token.year in (-2, -3):  # 明年今天: the same month and day, a year on
+        ahead = today.year - token.year - 1
+        found = valid_date(ahead, today.month, today.day) or valid_date(ahead, today.month, today.day - 1)
+        if found is not None:
+            yield found
+    elif token.kind is Kind.DAY:
         yield today + timedelta(days=token.offset)
     elif token.kind is Kind.WEEK:
         yield from _weeks(token, today)

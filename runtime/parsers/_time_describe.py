@@ -12,9 +12,11 @@ WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "�
 _BYDAY = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
 
 
-def format_when(dt: datetime) -> str:
-    """``12月3日（周四）07:00`` in ``dt``'s own timezone."""
-    return f"{dt.month}月{dt.day}日（{WEEKDAY_NAMES[dt.weekday()]}）{dt:%H:%M}"
+def format_when(dt: datetime, now: datetime | None = None) -> str:
+    """``12月3日（周四）07:00`` in ``dt``'s own timezone; with the year when it is ten months or more after
+    ``now`` (明年今天 is not next week's 6月2日)."""
+    year = f"{dt.year}年" if now is not None and (dt - now).days >= 300 else ""
+    return f"{year}{dt.month}月{dt.day}日（{WEEKDAY_NAMES[dt.weekday()]}）{dt:%H:%M}"
 
 
 def _lunar_spec(spec: str) -> str:

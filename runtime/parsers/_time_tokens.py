@@ -266,6 +266,12 @@ def _days_later(m: re.Match[str]) -> Token | None:
     return tok(m, Kind.DAY, offset=sign * days)
 
 
+@rule(r"(?P<y>今|明|后)年(?:的)?(?:今天|今日|这一?天|同一天)")
+def _day_of_year(m: re.Match[str]) -> Token:
+    """明年今天 / 明年的今天: today's month and day in that year (``year`` as for named days: -1 今年 …)."""
+    return tok(m, Kind.DAY, year={"今": -1, "明": -2, "后": -3}[m.group("y")])
+
+
 @rule(_alt(_DAY_WORDS))
 def _day_word(m: re.Match[str]) -> Token:
     offset, part = _DAY_WORDS[m.group(0)]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from runtime.skill import Entity, Question
+from runtime.skill.parsers import parse_time_phrase
 from skills.datetime._calendar_answers import fmt, lunar_text
 
 __all__ = ["DAY_QUESTIONS", "aspect_answer", "day_entity"]
@@ -24,8 +25,38 @@ def day_entity(day: date, label: str, question: str, *, minor: bool = False) -> 
                                                   "lunar": bool(_LUNAR.search(question)), "minor": minor})
 
 
-def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: bool = False) -> str:
-    """One fact about ``day``: how many days until it, its weekday, its lunar date, or its date."""
+def claimed_day(claim: str, near: date, tz: Any) -> date | None:
+    """The day ``claim`` names ("除夕", "腊月二十九", "2月5号") in the half year around ``near``, if any."""
+    base = datetime.combine(near - timedelta(days=183), time(0, 0), tzinfo=tz)
+    expr = parse_time_phrase(claim, base)
+    if expr is None or expr.rrule or not expr.said or len(expr.said) < len(claim.strip()) - 1:
+        return None
+    return expr.at.date()
+
+
+def _verdict(day: date, claim: str, subject: str, now: datetime) -> str:
+    """Whether ``day`` is what ``claim`` says it is (a weekday, the weekend, a festival, a date)."""
+    weekday = re.fullmatch(r"(?:星期|周|礼拜)([一二三四五六日天])", claim)
+    if weekday or claim in ("周末", "工作日"):
+        if weekday:
+            same = "一二三四五六日天".index(weekday.group(1)) % 7 == day.weekday() or (
+                weekday.group(1) == "天" and day.weekday() == 6)
+        else:
+            same = (day.weekday() >= 5) == (claim == "周末")
+        return f"对，{subject}是{claim}。" if same else f"不是，{subject}是星期{WEEKDAYS[day.weekday()]}。"
+    other = claimed_day(claim, day, now.tzinfo)
+    if other is None:
+        return ""
+    if other == day:
+        lunar = lunar_text(day)
+        return f"对，{subject}就是{claim}。" if claim in lunar else f"对，{subject}就是{claim}（{lunar}）。"
+    return f"不是哦：{subject}是{lunar_text(day)}；{claim}是{fmt(other, year=other.year != now.year)}。"
+
+
+def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: bool = False,
+                  claim: str = "") -> str:
+    """One fact about ``day``: how many days until it, its weekday, its lunar date, its date, or whether it
+    is what ``claim`` says ("那天是除夕吧")."""
     today = now.date()
     dated = not label or label in ("那天", "今天") or label.startswith(f"{day.month}月{day.day}")
     named = f"{day.month}月{day.day}日" if dated else label
@@ -43,7 +74,10 @@ def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: b
             else f"{day.month}月{day.day}日是星期{WEEKDAYS[day.weekday()]}。"
     if aspect == "lunar":
         return f"{subject}是{lunar_text(day)}。"
+    if aspect == "verify" and claim:
+        return _verdict(day, claim, subject, now) or f"{subject}是{lunar_text(day)}。"
     said = f"{fmt(day, year=day.year != today.year)}"
+    named = "那天" if dated else named  # "那天是3月24日（星期三）", not "3月24日是3月24日…"
     return f"{named}是{said}，{lunar_text(day)}。" if lunar else f"{named}是{said}。"
 
 
@@ -62,6 +96,20 @@ def _aspect(name: str) -> Any:
     return ask
 
 
+_SHIFT = {"前一天": -1, "前一晚": -1, "头一天": -1, "前两天": -2, "后一天": 1, "第二天": 1, "次日": 1, "隔天": 1}
+
+
+def _verify(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+            shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"那天是除夕吧", "前一天就是除夕吧": whether the day shown (or one counted from it) is what is claimed."""
+    if entity is None or entity.kind != "day":
+        return None
+    day = date.fromisoformat(entity.ref) + timedelta(days=_SHIFT.get(m.group("anchor") or "", 0))
+    label = "" if m.group("anchor") else entity.name
+    return {"question": m.group(0), "day": day.isoformat(), "label": label, "aspect": "verify",
+            "claim": m.group("claim"), "lunar": bool(entity.attrs.get("lunar"))}
+
+
 # questions about a day, whichever result showed it (a date answered, a reminder set)
 DAY_QUESTIONS = (
     Question("days until it", r"(?:离|距离|距|到|从)?(?:今天|现在)?还?(?:有|剩|差|要)?(?:几|多少)天|多久|多长时间|倒计时|还要等",
@@ -71,4 +119,7 @@ DAY_QUESTIONS = (
              r"|(?:正月|腊月|冬月|[二三四五六七八九十]月)(?:几|初几|几号|多少)|初几", _aspect("lunar"),
              kind="day"),
     Question("its date", r"几号|哪天|哪一天|几月几", _aspect("date"), kind="day"),
+    Question("is it what is claimed", r"(?P<anchor>前一天|前一晚|头一天|前两天|后一天|第二天|次日|隔天)?(?:今年|今年的)?"
+             r"(?:那天|这天|当天|那一天)?(?:其实|应该|真的)?就?是(?P<claim>[^，,。？?！!吧吗么嘛]{1,10}?)"
+             r"(?:对吧|对不对|没错吧|是吧|是不是|吧|吗|么|嘛)", _verify, kind="day"),
 )

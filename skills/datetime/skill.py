@@ -163,7 +163,9 @@ def answer(question: str, now: datetime) -> str:
     if re.search(r"几点|时间|几时|时刻|报(?:个|一下|下)?时", question) and day is None:
         return f"现在是{now:%H:%M}，{fmt_day(today, year=True)}。"
     if re.search(r"星期几|周几|礼拜几", question) and not re.search(r"几号|几月", question):
-        return f"{label}是星期{WEEKDAYS[target.weekday()]}（{target.month}月{target.day}日）。"
+        weekday = f"星期{WEEKDAYS[target.weekday()]}"
+        dated = re.fullmatch(r"(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]?", label)
+        return f"{label}是{weekday}。" if dated else f"{label}是{weekday}（{target.month}月{target.day}日）。"
     if re.search(r"几年|哪年|今年", question) and day is None:
         return f"今年是{today.year}年。"
     head = f"{label}是{fmt_day(target, year=target.year != today.year or label in ('今天', '今日'))}"
@@ -199,7 +201,8 @@ def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     aspect, day = params.get("aspect"), params.get("day")
     if isinstance(aspect, str) and isinstance(day, str):  # a question about the day just answered
         on = date.fromisoformat(day)
-        reply = aspect_answer(on, str(params.get("label") or ""), aspect, view.now, lunar=bool(params.get("lunar")))
+        reply = aspect_answer(on, str(params.get("label") or ""), aspect, view.now, lunar=bool(params.get("lunar")),
+                              claim=str(params.get("claim") or ""))
         subject: tuple[date, str] | None = (on, str(params.get("label") or ""))
     else:
         reply = answer(question, view.now)
@@ -213,8 +216,9 @@ SPEC = SkillSpec(
     name="datetime",
     description="日期、时间、星期、工作日和节假日",
     help="日期和节日：比如“今天几号”“离春节还有几天”",
-    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "日子"), ((Operation.SEE, "datetime.query"),),
-                          noun="日子", refers=("那一天", "这一天", "那天", "当天", "这天"), questions=DAY_QUESTIONS,
+    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "日子"),
+                          ((Operation.SEE, "datetime.query"),), noun="日子",
+                          refers=("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天"), questions=DAY_QUESTIONS,
                           anchors=("提前一天", "提前两天", "提前三天", "前一天", "前两天", "前三天", "前一晚", "头一天",
                                    "后一天", "第二天", "次日", "隔天", "后两天")),),
     actions=(

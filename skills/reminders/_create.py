@@ -27,8 +27,8 @@ def _when(value: Any) -> TimeExpr | None:
 def _describe(view: ExecView, at: datetime, rrule: str | None) -> str:
     mine = local(view, at)
     if rrule:
-        return f"{describe_rrule(rrule, mine)}（第一次：{format_when(mine)}）"
-    return format_when(mine)
+        return f"{describe_rrule(rrule, mine)}（第一次：{format_when(mine, view.now)}）"
+    return format_when(mine, view.now)
 
 
 def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:

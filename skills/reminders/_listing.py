@@ -42,8 +42,8 @@ def line(view: ExecView, item: store.ActiveReminder) -> str:
     """One numbered line of the list (the number is the one a cancel refers to)."""
     at = local(view, item.next_due)
     if item.rrule:
-        return f"{item.number}. {describe_rrule(item.rrule, at)} {item.content}（下次 {format_when(at)}）"
-    return f"{item.number}. {format_when(at)} {item.content}"
+        return f"{item.number}. {describe_rrule(item.rrule, at)} {item.content}（下次 {format_when(at, view.now)}）"
+    return f"{item.number}. {format_when(at, view.now)} {item.content}"
 
 
 _PERIOD = re.compile(r"(这|本|下下?|上)个?(周|星期|礼拜|月)")

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, SkillSpec, SlotSpec, SlotType
 from runtime.skill.parsers import parse_time_phrase, skill_cache, time_spans
 from runtime.views import ExecView
+from skills.datetime import day_entity
 from skills.store import get_profile
 from skills.weather._cities import clean_city, find_city, other_cities
 from skills.weather._triggers import TRIGGERS
@@ -178,7 +179,8 @@ def _one(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     dto = {"city": city, "day": word, "date": target.isoformat(), "weather": day.text,
            "temp_min": day.temp_min, "temp_max": day.temp_max, "precip_probability": day.precip_probability,
            "rain": day.rainy}
-    return SkillResult(reply, data=dto, dto={k: v for k, v in dto.items() if k != "date"}, facts={"city": city})
+    return SkillResult(reply, data=dto, dto={k: v for k, v in dto.items() if k != "date"}, facts={"city": city},
+                       entities=(day_entity(target, word, word, minor=True),))  # "那天星期几" is about this day
 
 
 def _comparison(text: str) -> str | None:

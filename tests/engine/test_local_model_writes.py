@@ -17,7 +17,7 @@ from runtime.turn import Inbound
 from skills import all_skills
 from skills.db import make_sql_engine
 from skills.migrate import init_db
-from skills.reminders.models import Reminder
+from skills.reminders.models import Reminder, as_utc
 from skills.services import Services
 
 AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
@@ -74,3 +74,14 @@ def test_a_rule_still_sets_a_reminder_at_once(services: Services) -> None:
     stage, reply = _say(engine, "明天早上8点提醒我带伞", 1)
     assert stage == "rules" and "08:00" in reply
     assert [r.content for r in _reminders(services)] == ["带伞"]
+
+
+def test_a_correction_before_the_yes_is_shown_in_the_question_asked_again(services: Services) -> None:
+    engine = Engine(store=InMemoryContextStore(), registry=SkillRegistry(all_skills()), services=services,
+                    intent_model=SureOfReminders())
+    _say(engine, "练腹肌这事每天晚上九点盯着点我", 1)
+    _, reply = _say(engine, "哦不对，十点", 2)
+    question = reply.split("。", 1)[1]  # after "好的，改成…。": the yes/no asked again
+    assert "22:00" in question and "21:00" not in question and "根据你的话理解" in question
+    _say(engine, "对", 3)
+    assert [as_utc(r.first_due).astimezone(AT.tzinfo).hour for r in _reminders(services)] == [22]
