@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -243,10 +243,15 @@ class InlineDispatcher:
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wxbot-drain")
 
     def drain(self, user: str, *, force: bool = False) -> None:
-        self._pool.submit(self._run, drain_user, user)
+        self.submit(drain_user, user)
 
     def released(self, user: str, message_key: str, reply: str) -> None:
-        self._pool.submit(self._run, deliver_released, user, message_key, reply)
+        self.submit(deliver_released, user, message_key, reply)
+
+    def submit(self, job: Callable[..., Any], *args: Any) -> Future[None]:
+        """Run ``job(*args)`` on the pool, inside :func:`serving` with this dispatcher's deps (a
+        failure is logged, as RQ records a failed job)."""
+        return self._pool.submit(self._run, job, *args)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True)
