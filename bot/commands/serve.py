@@ -7,6 +7,7 @@ import sys
 
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.settings import Settings
+from bot.upgrade import current_engine_factory
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     # the webhook itself writes no SQL: it checks the schema when its embedded engine does, or when it
     # shares a database with the workers
-    uses_sql = args.engine == DEFAULT_ENGINE_FACTORY if settings.embedded else bool(settings.database_url)
+    uses_sql = current_engine_factory(args.engine) == DEFAULT_ENGINE_FACTORY if settings.embedded else bool(settings.database_url)
     if uses_sql and (gate := schema_gate(settings, "serve")) is not None:
         print(gate, file=sys.stderr)
         return 2

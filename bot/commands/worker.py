@@ -8,6 +8,7 @@ import sys
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.queue import QUEUE_NAME
 from bot.settings import Settings
+from bot.upgrade import current_engine_factory
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.logs import configure_logging, log_startup
 
     # a custom --engine brings its own storage; the default one uses the business tables
-    if args.engine == DEFAULT_ENGINE_FACTORY and (refusal := schema_gate(settings, "worker")) is not None:
+    if current_engine_factory(args.engine) == DEFAULT_ENGINE_FACTORY and (refusal := schema_gate(settings, "worker")) is not None:
         print(refusal, file=sys.stderr)
         return 2
     configure_logging(settings)
