@@ -11,11 +11,11 @@ from runtime._apply_common import Carrier, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
 from runtime._slots import amended, another_thing, extract_all
-from runtime._summary import describe_params
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
 from runtime.skill import UNKNOWN
+from runtime.summary import describe_params
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 

@@ -15,7 +15,6 @@ from runtime._slots import (
     typed,
     with_defaults,
 )
-from runtime._summary import apply_facts, default_for, describe_params
 from runtime._turnstate import TurnState
 from runtime.context import (
     Clarification,
@@ -30,6 +29,7 @@ from runtime.context import (
 from runtime.lexicon import unexplained
 from runtime.parsers.timephrase import leaning
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
+from runtime.summary import apply_facts, default_for, describe_params
 from runtime.views import make_exec_view
 
 SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps the place it was about

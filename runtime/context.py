@@ -5,6 +5,7 @@ Pure data plus pure (de)serialisation. Storage lives in :mod:`runtime.store`.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, Literal
 
@@ -245,8 +246,6 @@ def dump_context(ctx: ConversationRuntimeContext) -> str:
 
 def load_context(user: str, raw: str | bytes) -> ConversationRuntimeContext:
     """Parse a stored blob, migrating old schema versions; raise :class:`ContextCorrupt` if unreadable."""
-    import json
-
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     try:  # the common case, a current blob: pydantic-core parses and validates in one pass
         ctx = ConversationRuntimeContext.model_validate_json(text)

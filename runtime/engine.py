@@ -19,13 +19,13 @@ from runtime._dialect import mandarin
 from runtime._dialogue import Dialogue
 from runtime._hanzi import simplified
 from runtime._slots import plain
-from runtime._summary import build_model_summary
 from runtime._turnstate import TurnState, snapshot
 from runtime.cascade import Cascade, Kind, Match, TurnInput
 from runtime.context import ConversationRuntimeContext, Focus, FocusEntity, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
 from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
+from runtime.summary import build_model_summary
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
 from runtime.views import RouterView
 

@@ -12,6 +12,7 @@ import re
 
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import parse_duration
+from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
 __all__ = ["Span", "ahead_minutes", "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
@@ -118,8 +119,6 @@ _PERIOD = re.compile(r"(?:这个?|本|上上?个?|下下?个?|今|明|去|前|�
 
 def value_spans(text: str) -> list[Span]:
     """Where ``text`` says a value: numbers with what they count, periods and time phrases ("明天下午3点")."""
-    from runtime.parsers.timephrase import time_spans
-
     found = [m.span() for m in _VALUE.finditer(text) if len(m.group().strip(". ")) > 1 or m.group().strip(". ").isdigit()]
     return found + [m.span() for m in _PERIOD.finditer(text)] + time_spans(text)
 

@@ -59,7 +59,7 @@ class _Recorder:
     source: str = ""
 
     def handle(self, inbound: Any) -> Any:
-        from runtime._summary import build_model_summary
+        from runtime.summary import build_model_summary
 
         if inbound.text.strip():
             ctx = self.engine.peek(inbound.user)
@@ -92,8 +92,8 @@ def collect_dialogue_turns(engine: Any, directory: Path) -> list[RealTurn]:
 
 
 def _training_turns(engine: Any, train_dir: Path) -> Iterator[RealTurn]:
-    from runtime._summary import build_model_summary
-    from runtime.intent._corpus import load_split
+    from runtime.intent.corpus import load_split
+    from runtime.summary import build_model_summary
 
     fresh = engine.peek("bench-tokens-fresh-user")
     summary, context_json = build_model_summary(fresh, engine.registry.task_name).text, fresh.model_dump_json()
@@ -160,7 +160,7 @@ def _schemas_only(action: Any, args: Any) -> Any:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Measure and print the JSON report; 0 when the largest router prompt fits and the ratio ≤ 1/3."""
     from bot.compose import core
-    from runtime.intent._corpus import DEFAULT_DATA_DIR
+    from runtime.intent.corpus import DEFAULT_DATA_DIR
     from runtime.llm import NoLLM
     from runtime.llm.bench import run_bench
     from runtime.llm.routing import Router, labels_from_registry

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._linear import DEFAULT_ARTIFACT, ArtifactError, LinearIntentModel, load_artifact
-from ._traditional import to_simplified
+from ._features import FeatureConfig, char_ngrams, normalize
+from ._linear import DEFAULT_ARTIFACT, ArtifactError, LinearIntentModel, load_artifact, save_artifact, temper
+from ._traditional import TABLE_FILE, build_pairs, to_simplified, translation
 from ._types import (
     CalibratedIntentModel,
     IntentModel,
@@ -29,15 +30,25 @@ from ._types import (
 )
 
 __all__ = [
+    "DEFAULT_ARTIFACT",
     "DEFAULT_THRESHOLD",
+    "TABLE_FILE",
     "ArtifactError",
     "CalibratedIntentModel",
+    "FeatureConfig",
     "IntentModel",
     "IntentPrediction",
     "IntentReading",
     "LinearIntentModel",
+    "build_pairs",
+    "char_ngrams",
+    "load_artifact",
     "load_default_model",
+    "normalize",
+    "save_artifact",
+    "temper",
     "to_simplified",
+    "translation",
 ]
 
 DEFAULT_THRESHOLD = 0.55

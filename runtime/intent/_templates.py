@@ -1,4 +1,4 @@
-"""Slot word lists and sentence templates for the project's own examples (see ``_synth``)."""
+"""Slot word lists and sentence templates for the project's own examples (see ``synth``)."""
 
 from __future__ import annotations
 

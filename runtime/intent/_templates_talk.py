@@ -1,5 +1,5 @@
 """More own-example templates, one module per topic: timers (``_templates_timers``), small talk and
-out-of-scope look-alikes (``_templates_chat``), everyday questions (``_templates_everyday``); see ``_synth``.
+out-of-scope look-alikes (``_templates_chat``), everyday questions (``_templates_everyday``); see ``synth``.
 
 Keys are ``label:group``; the label is the part before the colon. Timers are reminders: starting one
 is ``reminder.create`` (so is lengthening or shortening one: the closest thing the bot can do is a

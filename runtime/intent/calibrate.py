@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._corpus import DEFAULT_DATA_DIR, Example, load_split
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact, temper
+from .corpus import DEFAULT_DATA_DIR, Example, load_split
 
 __all__ = [
     "SURE_ACCURACY",

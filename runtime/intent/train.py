@@ -24,11 +24,13 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
-from ._corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
+from skills import registry  # the training tool reads the label facts from the skills, like the engine
+
 from ._features import FeatureConfig, char_ngrams
 from ._linear import DEFAULT_ARTIFACT, LinearIntentModel, load_artifact, save_artifact
-from ._metrics import DevReport, choose_threshold, report, use_labels
 from .calibrate import calibrate, with_calibration
+from .corpus import DEFAULT_DATA_DIR, SEED, Example, load_split
+from .metrics import DevReport, choose_threshold, report, use_labels
 
 UNKNOWN = "unknown"  # the corpus' label for out-of-scope sentences
 SMALL_TALK = "chitchat"  # the corpus' label for small talk (the public data's chat/Chat)
@@ -142,8 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=DEFAULT_ARTIFACT)
     args = parser.parse_args(argv)
-    from skills import registry  # the training tool reads the label facts from the skills, like the engine
-
     skills = registry()
     talk = skills.fallback()
     use_labels(not_a_skill=frozenset({UNKNOWN, *((talk[1].intent,) if talk else ())}), writes=skills.task_intents())

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from ._errors import LLMBadOutput, LLMError, LLMRequestRejected, LLMUnavailable, UnavailableReason, trace_kind
 from ._nollm import NoLLM
+from ._shape import check_shape
 from ._tokens import estimate_completion_tokens, estimate_prompt_tokens, estimate_text_tokens
 from ._types import LLM, Completion, Message, ToolCall, ToolSchema, Usage
 from .breaker import BreakerState, CircuitBreaker
@@ -50,6 +51,7 @@ __all__ = [
     "Usage",
     "build_llm",
     "check_reply",
+    "check_shape",
     "estimate_completion_tokens",
     "estimate_prompt_tokens",
     "estimate_text_tokens",

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import LLMBadOutput
-
-if TYPE_CHECKING:
-    from .budget import TurnDeadline
+from .budget import TurnDeadline
 
 __all__ = ["LLM", "Completion", "Message", "ToolCall", "ToolSchema", "Usage", "port_accepts"]
 
@@ -122,8 +121,6 @@ class LLM(Protocol):
 
 def port_accepts(port: object, keyword: str) -> bool:
     """Whether ``port.complete`` takes ``keyword`` (ports written before it was added do not)."""
-    import inspect
-
     try:
         return keyword in inspect.signature(port.complete).parameters  # type: ignore[attr-defined]
     except (TypeError, ValueError, AttributeError):

@@ -19,7 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import LLMBadOutput, LLMError, LLMRequestRejected, UnavailableReason, trace_kind
 from ._labels import RouteLabel, labels_from_registry
-from ._route_prompt import PROMPT_TOKEN_BUDGET, TOOL_NAME, RoutePrompt, build_prompt, route_schema
+from ._route_prompt import (
+    MESSAGE_KEPT_CHARS,
+    PROMPT_TOKEN_BUDGET,
+    TOOL_NAME,
+    RoutePrompt,
+    build_prompt,
+    route_schema,
+)
 from ._shape import strip_fence
 from ._types import LLM, Completion, port_accepts
 from .budget import deadline_of
@@ -27,6 +34,7 @@ from .formats import DEFAULT_REPROBE_S, FormatMemory, OutputMode
 from .profiles import Profile
 
 __all__ = [
+    "MESSAGE_KEPT_CHARS",
     "PROMPT_TOKEN_BUDGET",
     "OutputMode",
     "RouteDecision",

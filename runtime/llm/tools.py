@@ -11,10 +11,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from runtime.skill import ActionSpec, SkillResult, SkillSpec
+from runtime.skill import ActionSpec, SkillResult, SkillSpec
 
 __all__ = [
     "REQUEST_CHANGE",

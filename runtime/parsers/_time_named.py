@@ -15,7 +15,7 @@ from datetime import date
 
 from runtime.parsers import festivals
 from runtime.parsers._time_tokens import Kind, Part, Token, cn_int, rule, tok
-from runtime.parsers.lunar import solar_to_lunar
+from runtime.parsers.lunar import lunar_to_solar, solar_to_lunar
 
 __all__ = ["LUNAR_DAY", "LUNAR_MONTH", "named_days", "lunar_day_number", "lunar_month_number"]
 
@@ -204,8 +204,6 @@ def named_days(token: Token, today: date) -> Iterator[date]:
 
 
 def _lunar_days(token: Token, today: date) -> Iterator[date]:
-    from runtime.parsers.lunar import lunar_to_solar
-
     month_s, day_s, leap_s = token.name.split(":")[1:]
     month, day, leap = int(month_s), int(day_s), leap_s == "1"
     year = _year_of(token, today, lunar=True)

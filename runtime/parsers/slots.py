@@ -15,6 +15,7 @@ from typing import Any
 from runtime.parsers.dietary import parse_restrictions
 from runtime.parsers.money import find_amount
 from runtime.parsers.numbers import RANGE, approximate_numerals, midpoint, normalize_numerals
+from runtime.parsers.timephrase import parse_time_phrase
 
 _NUM = r"(\d+(?:\.\d+)?)"
 
@@ -218,8 +219,6 @@ def parse_time(text: str, answer: bool, now: datetime | None = None) -> dict[str
     """A Chinese time phrase resolved against ``now`` → the TimeExpr param dict."""
     if now is None:
         return None
-    from runtime.parsers.timephrase import parse_time_phrase
-
     expr = parse_time_phrase(text, now)
     return None if expr is None else expr.to_param()
 

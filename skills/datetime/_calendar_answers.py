@@ -105,12 +105,16 @@ def _countdown(question: str, now: datetime) -> str | None:
     today = now.date()
     festival = _festival(words)
     name = festival.name if festival else words
-    days = (day - today).days
+    return countdown(f"{name}（{fmt(day)}）", (day - today).days, today=f"今天就是{name}（{fmt(day)}）！")
+
+
+def countdown(subject: str, days: int, *, today: str) -> str:
+    """How far ``subject`` is, ``days`` from today (negative: past); ``today`` is the answer on the day."""
     if days == 0:
-        return f"今天就是{name}（{fmt(day)}）！"
+        return today
     if days < 0:
-        return f"{name}（{fmt(day)}）已经过去{-days}天了。"
-    return f"离{name}（{fmt(day)}）还有{days}天。"
+        return f"{subject}已经过去{-days}天了。"
+    return f"离{subject}还有{days}天。"
 
 
 def _plain_day(text: str, now: datetime) -> tuple[date, str] | None:

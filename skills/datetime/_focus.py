@@ -10,7 +10,7 @@ from typing import Any
 
 from runtime.skill import Entity, Question
 from runtime.skill.parsers import parse_time_phrase
-from skills.datetime._calendar_answers import fmt, lunar_text
+from skills.datetime._calendar_answers import countdown, fmt, lunar_text
 
 __all__ = ["DAY_QUESTIONS", "aspect_answer", "day_entity"]
 
@@ -63,12 +63,7 @@ def aspect_answer(day: date, label: str, aspect: str, now: datetime, *, lunar: b
     full = fmt(day, year=day.year != today.year)
     subject = full if dated else f"{named}（{full}）"  # "1月15日（星期五）", not "1月15日（1月15日（星期五））"
     if aspect == "countdown":
-        days = (day - today).days
-        if days == 0:
-            return f"就是今天（{fmt(day)}）！"
-        if days < 0:
-            return f"{subject}已经过去{-days}天了。"
-        return f"离{subject}还有{days}天。"
+        return countdown(subject, (day - today).days, today=f"就是今天（{fmt(day)}）！")
     if aspect == "weekday":
         return f"{named}（{day.month}月{day.day}日）是星期{WEEKDAYS[day.weekday()]}。" if not dated \
             else f"{day.month}月{day.day}日是星期{WEEKDAYS[day.weekday()]}。"

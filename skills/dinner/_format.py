@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from skills.cookbook.book import load_book
-from skills.dinner.catalog import Catalog, load_catalog
+from skills.cookbook.catalog import Catalog, load_catalog
 from skills.dinner.exclusions import derived_ingredients, family_tags
 from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 

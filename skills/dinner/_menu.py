@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from skills.dinner.catalog import Catalog, Dish
+from skills.cookbook.catalog import Catalog, Dish
 from skills.dinner.exclusions import Exclusions, allowed_ingredients
 
 __all__ = ["ORDER", "Option", "Shape", "choose", "menu_shape", "options_for", "protein_group"]

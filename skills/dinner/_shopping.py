@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from skills.dinner.catalog import Catalog, Ingredient
+from skills.cookbook.catalog import Catalog, Ingredient
 
 __all__ = ["ShoppingItem", "ShoppingList", "build_shopping_list", "shopping_cost"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from runtime.skill import Entity, Modifier
 from skills.cookbook.book import load_book
-from skills.dinner.catalog import Catalog, Dish, load_catalog
+from skills.cookbook.catalog import Catalog, Dish, load_catalog
 
 __all__ = ["SWAP_FOR_NAMED", "closest_dishes", "swaps_of"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from runtime.skill import Trigger
-from skills.dinner.catalog import load_catalog
+from skills.cookbook.catalog import load_catalog
 
 __all__ = ["TRIGGERS"]
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from skills.dinner.catalog import Catalog, Dish
+from skills.cookbook.catalog import Catalog, Dish
 
 __all__ = ["Exclusions", "NOTHING_WORDS", "allowed_ingredients", "derived_ingredients", "family_tags", "parse_exclusions"]
 

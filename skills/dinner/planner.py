@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from skills.cookbook.catalog import Catalog, Nutrition, load_catalog
 from skills.dinner._menu import FACTORS, ORDER, Option, Shape, choose, menu_shape, options_for
 from skills.dinner._shopping import ShoppingItem, ShoppingList, build_shopping_list, shopping_cost
 from skills.dinner._upgrade import fit, upgrade
-from skills.dinner.catalog import Catalog, Nutrition, load_catalog
 from skills.dinner.exclusions import Exclusions, allowed_ingredients, parse_exclusions
 
 __all__ = ["GENEROUS_PER_PERSON", "DinnerPlan", "MenuItem", "PlanRequest", "ShoppingItem", "ShoppingList",

@@ -20,13 +20,13 @@ from runtime.skill import (
     SlotType,
 )
 from runtime.views import ExecView
+from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._followups import FOLLOW_UPS
 from skills.dinner._format import format_plan, format_shopping, plan_dto, recipe_name
 from skills.dinner._swap import closest_dishes, swaps_of
 from skills.dinner._triggers import TRIGGERS
-from skills.dinner.catalog import load_catalog
 from skills.dinner.exclusions import NOTHING_WORDS
 from skills.dinner.planner import PlanRequest, allowed_dishes, plan_dinner
 from skills.pantry.skill import pantry_grams, pantry_words

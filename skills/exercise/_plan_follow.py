@@ -15,7 +15,7 @@ from runtime.skill import Entity, FollowUps, Modifier
 from runtime.skill.parsers import parse_value
 from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
-from skills.profile._parse import parse_goal
+from skills.profile import parse_goal
 
 __all__ = ["FOLLOW_UPS"]
 

@@ -25,7 +25,7 @@ from skills.exercise._plan import parse_level, weekly_plan
 from skills.exercise._plan_follow import FOLLOW_UPS as PLAN_FOLLOW_UPS
 from skills.exercise._triggers import TRIGGERS
 from skills.exercise._when import extract_day
-from skills.profile._parse import parse_goal
+from skills.profile import parse_goal
 from skills.store import get_profile
 
 __all__ = ["SPEC", "history", "log", "plan", "summarise"]

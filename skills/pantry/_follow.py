@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier
-from skills.dinner.catalog import load_catalog
+from skills.cookbook.catalog import load_catalog
 from skills.pantry._parse import parse_pantry
 
 __all__ = ["FROM_PANTRY", "UPDATE_FOLLOW_UPS", "VIEW_FOLLOW_UPS", "extract_item"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import cn2an
 
-from skills.dinner.catalog import Catalog, load_catalog
+from skills.cookbook.catalog import Catalog, load_catalog
 
 __all__ = ["PantryChange", "parse_number", "parse_pantry", "quantity_of", "to_grams"]
 

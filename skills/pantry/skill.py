@@ -20,7 +20,7 @@ from runtime.skill import (
     SlotType,
 )
 from runtime.views import ExecView
-from skills.dinner.catalog import load_catalog
+from skills.cookbook.catalog import load_catalog
 from skills.models import PantryItem, utcnow
 from skills.pantry._correct import corrected_items, previous_items
 from skills.pantry._follow import UPDATE_FOLLOW_UPS, VIEW_FOLLOW_UPS, extract_item

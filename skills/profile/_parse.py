@@ -10,7 +10,7 @@ import re
 import cn2an
 
 from runtime.skill.parsers import parse_restrictions, parse_value
-from skills.weather._cities import find_city
+from skills.weather import find_city
 
 __all__ = ["CONDITIONS", "GOALS", "extract_allergies", "extract_city", "extract_conditions", "extract_dislikes",
            "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from runtime.skill import Trigger
-from skills.weather._cities import CITIES
+from skills.weather import CITIES
 
 _CITY = "|".join(sorted(CITIES, key=len, reverse=True))  # 我在等着你 is no city
 

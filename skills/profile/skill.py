@@ -27,7 +27,7 @@ from skills.profile._parse import (
 from skills.profile._triggers import TRIGGERS
 from skills.profile._view import bmi_text, extract_aspect, view_profile
 from skills.store import apply_once, get_profile
-from skills.weather._cities import clean_city
+from skills.weather import clean_city
 
 __all__ = ["SPEC", "bmi_text", "normalise_update", "update", "view_profile"]
 

@@ -1,19 +1,23 @@
 """Reminders: create / list / cancel / snooze, durable occurrences and the scheduler's SQL side.
 
 The skill spec is :data:`skills.reminders.skill.SPEC`; the scheduler's SQL steps live in
-:mod:`skills.reminders.schedule`. Importing this package imports nothing else (``skills.db``
-imports ``skills.reminders.models`` early); :func:`run_due` loads its modules when called.
+:mod:`skills.reminders.schedule`; :func:`run_due` and :func:`touch_notice` serve the processes. How a
+message names a reminder's content and target (:func:`extract_content`, :func:`extract_target`,
+:func:`parse_target`) and the check of a time before it is kept (:func:`check_when`) are read here too.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from skills.reminders.schedule import DuePush
+from sqlmodel import Session
 
-__all__ = ["run_due", "touch_notice"]
+from skills.reminders._text import TIMER, extract_content, extract_target, parse_target
+from skills.reminders._when import check_when
+from skills.reminders.schedule import DuePush, fire_due, missed_notice
+
+__all__ = ["TIMER", "check_when", "extract_content", "extract_target", "parse_target", "run_due", "touch_notice"]
 
 _MAX_ROUNDS = 10_000
 
@@ -25,8 +29,6 @@ def run_due(services: Any, now: datetime) -> list[DuePush]:
     reminder crossed three times by one jump fires three times, oldest first. The pushes stay
     ``enqueued`` until the caller records their outcome (:func:`schedule.record_outcome`).
     """
-    from skills.reminders.schedule import fire_due
-
     pushes: list[DuePush] = []
     for _ in range(_MAX_ROUNDS):
         fired = fire_due(services.db, now, catch_up=False)
@@ -38,10 +40,6 @@ def run_due(services: Any, now: datetime) -> list[DuePush]:
 
 def touch_notice(services: Any, user: str) -> str | None:
     """What to tell ``user`` at their next message about reminders missed during downtime (once)."""
-    from sqlmodel import Session
-
-    from skills.reminders.schedule import missed_notice
-
     with Session(services.db) as session:
         text = missed_notice(session, user)
         session.commit()

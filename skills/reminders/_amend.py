@@ -10,26 +10,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import SkillResult
-from runtime.skill.parsers import TimeExpr, corrected_time
+from runtime.skill.parsers import corrected_time
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._create import create_reminder
+from skills.reminders._when import as_time
 
 __all__ = ["amend_reminder"]
 
 
-def _expr(value: Any) -> TimeExpr | None:
-    if isinstance(value, Mapping):
-        try:
-            return TimeExpr.from_param(dict(value))
-        except (KeyError, ValueError, TypeError):
-            return None
-    return None
-
-
 def amend_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """Replace the reminder just set with one at the corrected time or with the corrected content."""
-    new, old = _expr(params.get("when")), _expr((params.get("previous") or {}).get("when"))
+    new, old = as_time(params.get("when")), as_time((params.get("previous") or {}).get("when"))
     fixed = dict(params)
     if new is not None and old is not None:
         fixed["when"] = corrected_time(new, old, str(params.get("said") or "")).to_param()

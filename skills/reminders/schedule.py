@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from runtime.skill.parsers import format_when
 from skills.models import User
+from skills.reminders._followups import fired
 from skills.reminders._recur import next_after
 from skills.reminders.models import OccurrenceState, Reminder, ReminderOccurrence, ReminderStatus, as_utc
 
@@ -52,8 +53,6 @@ class DuePush:
 
     def shown(self) -> tuple[str, Any]:
         """What the user was shown, as the focus of a follow-up: (intent, ``SkillResult``)."""
-        from skills.reminders._followups import fired
-
         return "reminder.snooze", fired(self.content, self.due)
 
 

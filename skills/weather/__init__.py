@@ -1,4 +1,5 @@
-"""Weather skill: the :class:`WeatherProvider` port, the Open-Meteo adapter and a deterministic fake.
+"""Weather skill: the :class:`WeatherProvider` port, the Open-Meteo adapter and a deterministic fake;
+the cities it knows (:data:`CITIES`, :func:`find_city`, :func:`clean_city`), which the profile uses too.
 
 The skill spec is ``skills.weather.skill.SPEC``; processes build a provider with
 :func:`provider_from_settings`.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from skills.weather._cities import CITIES, clean_city, find_city
 from skills.weather.open_meteo import OpenMeteoProvider
 from skills.weather.provider import (
     CityForecast,
@@ -19,8 +21,8 @@ from skills.weather.provider import (
     WeatherUnavailable,
 )
 
-__all__ = ["CityForecast", "CityNotFound", "DayForecast", "FakeWeatherProvider", "OpenMeteoProvider", "WeatherError",
-           "WeatherProvider", "WeatherUnavailable", "provider_from_settings"]
+__all__ = ["CITIES", "CityForecast", "CityNotFound", "DayForecast", "FakeWeatherProvider", "OpenMeteoProvider",
+           "WeatherError", "WeatherProvider", "WeatherUnavailable", "clean_city", "find_city", "provider_from_settings"]
 
 
 def provider_from_settings(*, fake: bool = False, base_url: str = "https://api.open-meteo.com",

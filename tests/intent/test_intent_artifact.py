@@ -10,9 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from runtime.intent import ArtifactError, LinearIntentModel, load_default_model
-from runtime.intent._features import FeatureConfig
-from runtime.intent._linear import DEFAULT_ARTIFACT, load_artifact, save_artifact
+from runtime.intent import (
+    DEFAULT_ARTIFACT,
+    ArtifactError,
+    FeatureConfig,
+    LinearIntentModel,
+    load_artifact,
+    load_default_model,
+    save_artifact,
+)
 
 SAMPLES = ["明天北京天气怎么样", "取消明天的提醒", "我想听周杰伦的歌", "", "今晚3个人吃饭预算100"]
 

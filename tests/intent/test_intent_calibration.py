@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.intent import CalibratedIntentModel, IntentReading, load_default_model
-from runtime.intent._corpus import DEFAULT_DATA_DIR, load_split
-from runtime.intent._linear import temper
+from runtime.intent import CalibratedIntentModel, IntentReading, load_default_model, temper
 from runtime.intent.calibrate import (
     CalibrationReport,
     calibrate,
@@ -17,6 +15,7 @@ from runtime.intent.calibrate import (
     stored,
     unsure_threshold,
 )
+from runtime.intent.corpus import DEFAULT_DATA_DIR, load_split
 
 RNG = np.random.default_rng(7)
 

@@ -17,8 +17,8 @@ from runtime.intent import (
     LinearIntentModel,
     load_default_model,
 )
-from runtime.intent._corpus import DEFAULT_DATA_DIR, load_split
-from runtime.intent._metrics import report
+from runtime.intent.corpus import DEFAULT_DATA_DIR, load_split
+from runtime.intent.metrics import report
 from skills import registry
 
 # Measured by `python -m runtime.intent.train` (see runtime/intent/REPORT.md): accuracy 0.9771,

@@ -6,11 +6,18 @@ import json
 
 import pytest
 
-from runtime.intent._corpus import map_cais, map_dialogflow, map_smp, reminder_label
-from runtime.intent._features import FeatureConfig, char_ngrams, normalize
-from runtime.intent._metrics import choose_threshold, false_task_rate, macro_f1, report, use_labels
-from runtime.intent._synth import OWN_EXAMPLES, generate
-from runtime.intent._traditional import TABLE_FILE, build_pairs, to_simplified, translation
+from runtime.intent import (
+    TABLE_FILE,
+    FeatureConfig,
+    build_pairs,
+    char_ngrams,
+    normalize,
+    to_simplified,
+    translation,
+)
+from runtime.intent.corpus import map_cais, map_dialogflow, map_smp, reminder_label
+from runtime.intent.metrics import choose_threshold, false_task_rate, macro_f1, report, use_labels
+from runtime.intent.synth import OWN_EXAMPLES, generate
 from skills import registry
 
 

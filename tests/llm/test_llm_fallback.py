@@ -12,7 +12,7 @@ from runtime.llm.tools import Bundle
 from runtime.views import ModelSummary, RouterView
 from skills import registry
 
-from ._skills import NOW, READ_ONLY_INTENTS, World
+from .world import NOW, READ_ONLY_INTENTS, World
 
 SUMMARY = ModelSummary("用户最近在问天气。")
 

@@ -10,7 +10,7 @@ from runtime.llm.agent import StopReason
 from runtime.llm.testkit import FakeOpenAI, RecordedRequest, reply, tool_call
 from runtime.views import ModelSummary, RouterView
 
-from ._skills import INJECTION, NOW, READ_ONLY_INTENTS, World
+from .world import INJECTION, NOW, READ_ONLY_INTENTS, World
 
 SUMMARY = ModelSummary("用户在查看自己的提醒。")
 

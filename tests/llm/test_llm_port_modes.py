@@ -26,8 +26,8 @@ from runtime.llm.testkit import ROLE_PLAY, FakeOpenAI, IdealAnswer, Mode
 from runtime.llm.tools import datetime_tool
 from skills import all_skills
 
-from ._skills import NOW, World
 from .conftest import ManualTime
+from .world import NOW, World
 
 OFFLINE = "这是没有模型时的回答。"
 CHATTY = ["嗯嗯那个啥你觉得呢", "给我讲个笑话吧", "你说人生有意义吗", "随便聊聊呗", "哈哈哈", "你是谁呀",

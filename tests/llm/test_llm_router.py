@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
-from runtime.cascade._match import Kind
+from runtime.cascade import Kind
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM, estimate_prompt_tokens
-from runtime.llm._route_prompt import MESSAGE_KEPT_CHARS
 from runtime.llm.routing import (
+    MESSAGE_KEPT_CHARS,
     PROMPT_TOKEN_BUDGET,
     OutputMode,
+    RouteLabel,
     build_messages,
     build_prompt,
     labels_from_registry,
@@ -45,8 +46,6 @@ def test_json_schema_route(fake: FakeOpenAI, llm: OpenAILLM) -> None:
 
 
 def test_params_are_limited_to_the_label_slots(fake: FakeOpenAI, llm: OpenAILLM) -> None:
-    from runtime.llm._labels import RouteLabel
-
     labels = [RouteLabel("dinner.plan", "规划晚饭", ("people", "budget")), RouteLabel("unknown", "都不是")]
     fake.script(json_reply({"intent": "dinner.plan", "confidence": 0.8, "params": {"people": 3, "evil": "x"}}))
     match, _ = LLMRouterStage(llm, labels).decide(_view("三个人吃啥"), SUMMARY)

@@ -12,9 +12,9 @@ from runtime.llm import (
     LLMConfig,
     LLMRequestRejected,
     OpenAILLM,
+    ToolCall,
+    check_shape,
 )
-from runtime.llm._shape import check_shape
-from runtime.llm._types import ToolCall
 from runtime.llm.formats import FormatMemory, OutputMode, feature_of, validate_json
 from runtime.llm.testkit import FakeOpenAI, error, reply
 

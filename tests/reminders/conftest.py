@@ -19,8 +19,7 @@ from runtime.skill import SkillResult
 from runtime.views import make_exec_view
 from skills.db import make_sql_engine
 from skills.migrate import init_db
-from skills.reminders import run_due
-from skills.reminders._text import extract_content, extract_target
+from skills.reminders import extract_content, extract_target, run_due
 from skills.reminders.schedule import DuePush
 from skills.reminders.skill import SPEC
 from skills.services import Services

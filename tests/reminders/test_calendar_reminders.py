@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from lunar_python import Lunar
 
-from skills.reminders._text import TIMER, parse_target
+from skills.reminders import TIMER, parse_target
 from tests.reminders.conftest import TZ, Driver
 
 

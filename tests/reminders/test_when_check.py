@@ -14,8 +14,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from runtime.parsers.timephrase import parse_time_phrase
-from skills.reminders._text import extract_content
-from skills.reminders._when import check_when
+from skills.reminders import check_when, extract_content
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=TZ)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from _contexts import NOW, rich_context
 
 from runtime.context import (
     MAX_PAUSED,
@@ -18,6 +17,7 @@ from runtime.context import (
     dump_context,
     load_context,
 )
+from tests.runtime.contexts import NOW, rich_context
 
 
 def test_dump_load_round_trip_is_pure_and_lossless() -> None:

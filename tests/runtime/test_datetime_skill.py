@@ -13,7 +13,7 @@ from bot.compose import core
 from bot.script import ScriptRunner
 from bot.settings import Settings
 from runtime.clock import SettableClock
-from skills.datetime._calendar import BeyondCalendar, day_kind, last_year_known
+from skills.datetime import BeyondCalendar, day_kind, last_year_known
 from skills.datetime.skill import answer, resolve_day
 
 TZ = ZoneInfo("Asia/Shanghai")

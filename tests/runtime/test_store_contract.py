@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from _contexts import rich_context
 
 from runtime import keys
 from runtime.context import SCHEMA_VERSION, ConversationRuntimeContext
 from runtime.store import ContextConflict, ContextStore, InMemoryContextStore, RedisContextStore
+from tests.runtime.contexts import rich_context
 
 IDLE_TTL = 3600
 QUARANTINE_TTL = 7200

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from _contexts import rich_context
 
 from runtime.store import ContextConflict, RedisContextStore
+from tests.runtime.contexts import rich_context
 
 ROOT = Path(__file__).resolve().parents[2]
 

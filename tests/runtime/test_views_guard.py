@@ -10,12 +10,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from _contexts import OPENID, rich_context
 
-from runtime._summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.context import ConversationRuntimeContext, PausedTask, SkillSession
+from runtime.summary import MAX_SUMMARY_CHARS, build_model_summary
 from runtime.views import ExecView, ModelSummary, RouterView, make_exec_view
 from skills import registry
+from tests.runtime.contexts import OPENID, rich_context
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=ZoneInfo("Asia/Shanghai"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runtime.parsers.slots import parse_text_list
-from skills.dinner._dietary import extract_dietary
+from skills.dinner import extract_dietary
 from skills.dinner.skill import SPEC
 
 # (what the restriction clause says, the items) — said as an answer or inside a first message

@@ -13,9 +13,9 @@ import re
 import pytest
 
 from skills.cookbook.book import load_book
+from skills.cookbook.catalog import CATALOG_PATH, Dish, load_catalog, parse_catalog
 from skills.cookbook.search import find
-from skills.dinner._format import plan_dto
-from skills.dinner.catalog import CATALOG_PATH, Dish, load_catalog, parse_catalog
+from skills.dinner import plan_dto
 from skills.dinner.planner import PlanRequest, plan_dinner
 
 CATALOG = load_catalog()

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skills.dinner._format import format_plan, plan_dto
-from skills.dinner._menu import Shape, options_for
-from skills.dinner.catalog import load_catalog
+from skills.cookbook.catalog import load_catalog
+from skills.dinner import Shape, format_plan, options_for, plan_dto, recipe_name
 from skills.dinner.exclusions import allowed_ingredients, parse_exclusions
 from skills.dinner.planner import (
     GENEROUS_PER_PERSON,
@@ -252,8 +251,6 @@ def test_shape_type_is_exported() -> None:
 
 
 def test_planner_dishes_link_to_corpus_recipes() -> None:
-    from skills.dinner._format import recipe_name
-
     catalog = load_catalog()
     assert all(recipe_name(d.name) == d.name for d in catalog.dishes)  # a dish is called by its recipe's name
     assert recipe_name("番茄炒蛋") == "西红柿炒鸡蛋" and recipe_name("拍黄瓜") == "凉拌黄瓜"  # and known by others

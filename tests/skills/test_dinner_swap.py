@@ -11,8 +11,8 @@ import pytest
 
 from runtime.skill import Entity
 from runtime.views import ExecView
+from skills.dinner import SWAP_FOR_NAMED, dishes_meant
 from skills.dinner import skill as dinner
-from skills.dinner._swap import SWAP_FOR_NAMED, dishes_meant
 from skills.dinner.planner import PlanRequest, plan_dinner
 from skills.services import Services
 

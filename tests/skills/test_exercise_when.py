@@ -11,13 +11,21 @@ import pytest
 from sqlmodel import Session, select
 
 from runtime.views import ExecView
+from skills.exercise import (
+    confirm_log,
+    corrected_log,
+    delete_confirm_text,
+    delete_log,
+    extract_add,
+    extract_avoid,
+    extract_day,
+    extract_days,
+    extract_period,
+    resolve_day,
+    resolve_period,
+    weekly_plan,
+)
 from skills.exercise import skill as exercise
-from skills.exercise._delete import delete_confirm_text, delete_log
-from skills.exercise._limits import extract_add, extract_avoid, extract_days
-from skills.exercise._log import confirm_log, corrected_log
-from skills.exercise._period import extract_period, resolve_period
-from skills.exercise._plan import weekly_plan
-from skills.exercise._when import extract_day, resolve_day
 from skills.models import ExerciseLog
 from skills.services import Services
 

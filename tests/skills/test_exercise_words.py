@@ -10,11 +10,19 @@ from datetime import datetime
 import pytest
 
 from runtime.views import ExecView
+from skills.exercise import (
+    activity_word,
+    confirm_log,
+    corrected_log,
+    delete_confirm_text,
+    delete_log,
+    extract_activity,
+    extract_log_target,
+    find_activity,
+    how_long,
+    same_activity,
+)
 from skills.exercise import skill as exercise
-from skills.exercise._delete import delete_confirm_text, delete_log, extract_log_target
-from skills.exercise._history import extract_activity
-from skills.exercise._log import confirm_log, corrected_log, how_long
-from skills.exercise._met import activity_word, find_activity, same_activity
 from skills.services import Services
 
 View = Callable[..., ExecView]

@@ -7,13 +7,13 @@ from collections.abc import Callable
 import pytest
 
 from runtime.views import ExecView
-from skills.dinner import recipes
-from skills.dinner._at_home import cookable, kind_asked
+from skills.dinner import cookable, kind_asked, recipes
 from skills.pantry import skill as pantry
-from skills.pantry._follow import UPDATE_FOLLOW_UPS, VIEW_FOLLOW_UPS
 from skills.services import Services
 
 View = Callable[..., ExecView]
+UPDATE_FOLLOW_UPS, VIEW_FOLLOW_UPS = (next(a.follow for a in pantry.SPEC.actions if a.name == name)
+                                      for name in ("update", "view"))
 STOCK = [("番茄", "西红柿"), ("鸡蛋", "鸡蛋"), ("土豆", "土豆"), ("排骨", "排骨")]
 
 

@@ -9,9 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from runtime.views import ExecView
+from skills.pantry import parse_pantry
 from skills.pantry import skill as pantry
-from skills.pantry._parse import parse_pantry
-from skills.pantry._triggers import TRIGGERS
 from skills.services import Services
 
 View = Callable[..., ExecView]
@@ -29,7 +28,7 @@ def test_amounts_said_every_day(text: str, expected: list[tuple[str, str, float,
 
 
 def _routed(text: str) -> str | None:
-    for trigger in sorted(TRIGGERS, key=lambda t: t.order):
+    for trigger in sorted(pantry.SPEC.triggers, key=lambda t: t.order):
         if re.search(trigger.pattern, text) and not (trigger.unless and re.search(trigger.unless, text)):
             return trigger.intent
     return None

@@ -13,12 +13,12 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 
 from runtime.views import ExecView
+from skills.cookbook.catalog import load_catalog
 from skills.db import import_models, make_sql_engine
 from skills.dinner import skill as dinner
-from skills.dinner.catalog import load_catalog
 from skills.migrate import head, status, upgrade_engine
+from skills.pantry import parse_pantry
 from skills.pantry import skill as pantry
-from skills.pantry._parse import parse_pantry
 from skills.services import Services
 
 View = Callable[..., ExecView]

@@ -8,15 +8,15 @@ from collections.abc import Callable
 import pytest
 
 from runtime.views import ExecView
-from skills.profile import skill as profile
-from skills.profile._parse import (
+from skills.profile import (
+    extract_aspect,
     extract_conditions,
     extract_dislikes,
     extract_field,
     extract_height,
     extract_weight,
 )
-from skills.profile._view import extract_aspect
+from skills.profile import skill as profile
 from skills.services import Services
 
 View = Callable[..., ExecView]

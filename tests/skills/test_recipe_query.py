@@ -9,8 +9,7 @@ import pytest
 from runtime.views import ExecView
 from skills.cookbook.book import load_book
 from skills.cookbook.search import clean_query, find
-from skills.dinner import recipes
-from skills.dinner._recipe_text import recipe_reply
+from skills.dinner import recipe_reply, recipes
 from skills.services import Services
 
 View = Callable[..., ExecView]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.dinner.catalog import CATEGORIES, Dish, load_catalog
+from skills.cookbook.catalog import CATEGORIES, Dish, load_catalog
 
 
 def test_catalog_has_enough_dishes_of_every_category() -> None:
@@ -41,7 +41,7 @@ def test_allergen_tags_follow_required_ingredients() -> None:
 def test_prices_and_sources_are_present() -> None:
     catalog = load_catalog()
     assert all(i.price_per_500g > 0 for i in catalog.ingredients.values())
-    sources = (Path(__file__).parents[2] / "skills" / "dinner" / "SOURCES.md").read_text(encoding="utf-8")
+    sources = (Path(__file__).parents[2] / "skills" / "cookbook" / "SOURCES.md").read_text(encoding="utf-8")
     assert "中国食物成分表" in sources and "estimate" in sources
 
 

@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import Session, func, select
 
 from runtime.views import ExecView
+from skills.exercise import MET_PATH, activities, estimate, find_activity
 from skills.exercise import skill as exercise
-from skills.exercise._met import activities, estimate, find_activity
 from skills.models import ExerciseLog
 from skills.profile import skill as profile
 from skills.services import Services
@@ -21,8 +21,6 @@ TZ = ZoneInfo("Asia/Shanghai")
 
 
 def test_met_table_is_sourced_and_sane() -> None:
-    from skills.exercise._met import MET_PATH
-
     text = MET_PATH.read_text(encoding="utf-8")
     assert "Compendium of Physical Activities" in text
     assert all(1.0 <= a.met <= 20 for a in activities().values())

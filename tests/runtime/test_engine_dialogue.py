@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.engine.conftest import Bot
+from tests.runtime.conftest import Bot
 
 
 def test_first_message_fills_several_slots(bot: Bot) -> None:
@@ -175,7 +175,7 @@ def test_model_params_go_through_the_slot_parsers(tmp_path: object) -> None:
     from runtime.skill import SkillRegistry
     from runtime.store import InMemoryContextStore
     from runtime.turn import Inbound
-    from tests.engine.conftest import DINNER, EXERCISE, Ledger
+    from tests.runtime.conftest import DINNER, EXERCISE, Ledger
 
     ledger = Ledger()
     with FakeOpenAI() as fake:

@@ -1,6 +1,6 @@
 """Template generator for the project's own Chinese examples (intents the public data lacks).
 
-Run ``python -m runtime.intent._synth`` to rewrite ``data/own_examples.jsonl`` (deterministic).
+Run ``python -m runtime.intent.synth`` to rewrite ``data/own_examples.jsonl`` (deterministic).
 Each intent has a block of templates in ``_templates.py`` (timers, small talk, colloquial and
 Cantonese phrasings and out-of-scope look-alikes gathered by topic in ``_templates_talk.py``, keyed ``label:group``), one per line, with ``{slot}`` fillers
 drawn from word lists (numbers, dishes, foods, activities, times), so the model learns the frame

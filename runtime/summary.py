@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -60,8 +61,6 @@ def _when(value: Mapping[str, Any]) -> str:
 
 def _plain(text: str) -> bool:
     """Free text safe to quote in a prompt: no JSON punctuation, no id-like runs."""
-    import re
-
     return not re.search(r"[{}\[\]\"'<>:=]|[A-Za-z0-9_\-]{8,}", text)
 
 

@@ -8,7 +8,7 @@ from runtime.engine import Engine
 from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from skills.datetime import SPEC as DATETIME
-from tests.engine.conftest import DINNER, EXERCISE, Bot, Ledger
+from tests.runtime.conftest import DINNER, EXERCISE, Bot, Ledger
 
 
 @dataclass(frozen=True)

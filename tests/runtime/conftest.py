@@ -15,8 +15,8 @@ from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Origin, TurnResult
 from runtime.views import ExecView
 from skills.datetime import SPEC as DATETIME
-from skills.dinner._triggers import TRIGGERS as DINNER_RULES
-from skills.exercise._triggers import TRIGGERS as EXERCISE_RULES
+from skills.dinner.skill import SPEC as DINNER_SKILL
+from skills.exercise.skill import SPEC as EXERCISE_SKILL
 from skills.smalltalk.skill import SPEC as SMALLTALK
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -54,14 +54,14 @@ DINNER = SkillSpec("dinner", (ActionSpec(
         SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20, hint="告诉我人数就行，比如“3个人”"),
         SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", hint="比如“100元”"),
         SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？", required=False, ask_once=True),
-    )),), triggers=tuple(t for t in DINNER_RULES if t.intent == "dinner.plan"))
+    )),), triggers=tuple(t for t in DINNER_SKILL.triggers if t.intent == "dinner.plan"))
 EXERCISE = SkillSpec("exercise", (ActionSpec(
     "log", "exercise.log", _log, writes=True, any_of=(("minutes", "distance_km"),), task="记录运动",
     confirm_text=lambda p: f"确认记录{p['activity']}吗？", slots=(
         SlotSpec("activity", SlotType.TEXT, "做了什么运动？", extract=_activity),
         SlotSpec("minutes", SlotType.DURATION, "运动了多久？", required=False),
         SlotSpec("distance_km", SlotType.DISTANCE, "多少公里？", required=False),
-    )),), triggers=tuple(t for t in EXERCISE_RULES if t.intent == "exercise.log"))
+    )),), triggers=tuple(t for t in EXERCISE_SKILL.triggers if t.intent == "exercise.log"))
 
 
 class Bot:

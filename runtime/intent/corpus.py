@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._features import normalize
-from ._synth import OWN_EXAMPLES
+from .synth import OWN_EXAMPLES
 
 
 def _find_train_dir() -> Path:

@@ -14,7 +14,7 @@ from skills import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = {
-    "runtime/intent/_corpus.py": "training data: the public data sets' labels mapped onto ours",
+    "runtime/intent/corpus.py": "training data: the public data sets' labels mapped onto ours",
     "runtime/intent/_templates.py": "training data: the project's own example sentences, by label",
     "runtime/intent/_templates_chat.py": "training data",
     "runtime/intent/_templates_everyday.py": "training data",

@@ -8,7 +8,7 @@ import pytest
 from runtime import texts
 from runtime.context import dump_context
 from runtime.turn import Inbound
-from tests.engine.conftest import Bot
+from tests.runtime.conftest import Bot
 
 
 def _dinner_waiting_for_budget(bot: Bot) -> None:
