@@ -10,6 +10,7 @@ Pure; a few µs per message.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["mandarin"]
 
@@ -46,6 +47,7 @@ _CANTONESE = re.compile("|".join([*(re.escape(a) for a, _ in _PHRASES), "咩", "
                                     "reminder", "cancel"]), re.I)
 
 
+@lru_cache(maxsize=4096)  # pure, and the same short texts come again and again
 def mandarin(text: str) -> str:
     """``text`` with written Cantonese function words in Mandarin (Simplified input)."""
     if not _CANTONESE.search(text):

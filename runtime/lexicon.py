@@ -8,6 +8,7 @@ Pure functions over text; spans are ``(start, end)`` character offsets.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from runtime.parsers.numbers import normalize_numerals
@@ -68,6 +69,11 @@ def yes_no(text: str) -> bool | None:
 
 def operations(text: str) -> list[tuple[Operation, Span]]:
     """Every operation ``text`` names, with where it says so (the first shape that matches a stretch wins)."""
+    return list(_operations(text))
+
+
+@functools.lru_cache(maxsize=4096)  # pure, asked by several stages per turn
+def _operations(text: str) -> tuple[tuple[Operation, Span], ...]:
     found: list[tuple[Operation, Span]] = []
     taken: list[Span] = []
     for op, pattern in _OPERATIONS:
@@ -77,7 +83,7 @@ def operations(text: str) -> list[tuple[Operation, Span]]:
                 continue
             taken.append(span)
             found.append((op, span))
-    return sorted(found, key=lambda f: f[1])
+    return tuple(sorted(found, key=lambda f: f[1]))
 
 
 def ordinals(text: str) -> list[tuple[int, Span]]:
@@ -119,8 +125,13 @@ _PERIOD = re.compile(r"(?:这个?|本|上上?个?|下下?个?|今|明|去|前|�
 
 def value_spans(text: str) -> list[Span]:
     """Where ``text`` says a value: numbers with what they count, periods and time phrases ("明天下午3点")."""
+    return list(_value_spans(text))
+
+
+@functools.lru_cache(maxsize=4096)  # pure, asked by several stages per turn, and texts come again
+def _value_spans(text: str) -> tuple[Span, ...]:
     found = [m.span() for m in _VALUE.finditer(text) if len(m.group().strip(". ")) > 1 or m.group().strip(". ").isdigit()]
-    return found + [m.span() for m in _PERIOD.finditer(text)] + time_spans(text)
+    return tuple(found + [m.span() for m in _PERIOD.finditer(text)] + time_spans(text))
 
 
 _CLAUSE_BREAK = re.compile(r"[，,。.！!？?；;~～…\s]+")

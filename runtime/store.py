@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Protocol
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple, Protocol
 
 from runtime import keys
 from runtime.context import ContextCorrupt, ConversationRuntimeContext, dump_context, load_context
@@ -116,8 +118,33 @@ return 'OK'
 """
 
 
+# The same, and on success ``SET KEYS[2] ARGV[5] EX ARGV[6]`` in the same step (what the turn's
+# caller marks as done only once the context it produced is stored).
+_CAS_SAVE_THEN_SET = _CAS_SAVE.replace("return 'OK'", "redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6])\nreturn 'OK'")
+
+
+class PendingSave(NamedTuple):
+    """A save held back by :meth:`RedisContextStore.deferring`: written by the caller's pipeline."""
+
+    user: str
+    expected: int  # the stored version it replaces
+    version: int
+    blob: str
+
+
+class _Deferral:
+    """The save held back on one thread (at most one: a second save writes the first one through)."""
+
+    def __init__(self) -> None:
+        self.pending: PendingSave | None = None
+
+
 class RedisContextStore:
-    """Contexts in Redis hashes ``{v, blob}``; saves are compare-and-set in one Lua script."""
+    """Contexts in Redis hashes ``{v, blob}``; saves are compare-and-set in one Lua script.
+
+    A caller that commits a turn in one round trip (the worker) runs the turn inside
+    :meth:`deferring`: the turn's save is then held back, and :meth:`queue_save` puts the same
+    compare-and-set on the caller's pipeline, together with the caller's own marker of the turn."""
 
     def __init__(self, redis: Any, *, idle_ttl: int = DEFAULT_IDLE_TTL,
                  quarantine_ttl: int = DEFAULT_IDLE_TTL) -> None:
@@ -125,6 +152,7 @@ class RedisContextStore:
         self._idle_ttl = idle_ttl
         self._quarantine_ttl = quarantine_ttl
         self._cas = redis.register_script(_CAS_SAVE)
+        self._local = threading.local()
 
     def load(self, user: str) -> ConversationRuntimeContext:
         return self.loaded(user, self._redis.hmget(keys.context(user), "v", "blob"))
@@ -153,11 +181,49 @@ class RedisContextStore:
 
     def save(self, ctx: ConversationRuntimeContext) -> ConversationRuntimeContext:
         saved = ctx.model_copy(update={"version": ctx.version + 1})
-        result = self._cas(keys=[keys.context(ctx.user)],
-                           args=[ctx.version, saved.version, dump_context(saved), self._idle_ttl])
-        if _text(result) != "OK":
-            raise ContextConflict(ctx.user, ctx.version, _int(result))
+        pending = PendingSave(ctx.user, ctx.version, saved.version, dump_context(saved))
+        deferral: _Deferral | None = getattr(self._local, "deferral", None)
+        if deferral is None:
+            self._write(pending)
+        else:
+            if deferral.pending is not None:  # never two held back: the later one expects the earlier stored
+                self._write(deferral.pending)
+            deferral.pending = pending
         return saved
+
+    def _write(self, pending: PendingSave) -> None:
+        result = self._cas(keys=[keys.context(pending.user)],
+                           args=[pending.expected, pending.version, pending.blob, self._idle_ttl])
+        if _text(result) != "OK":
+            raise ContextConflict(pending.user, pending.expected, _int(result))
+
+    @contextmanager
+    def deferring(self) -> Iterator[_Deferral]:
+        """Hold back the saves of this thread while the block runs; the held-back one (if any) is
+        ``.pending`` of what this yields, for :meth:`queue_save`. Nothing is written for it otherwise:
+        a caller that does not queue it drops the turn's state change, as if it had never run."""
+        deferral = _Deferral()
+        self._local.deferral = deferral
+        try:
+            yield deferral
+        finally:
+            self._local.deferral = None
+
+    def queue_save(self, pipe: Any, pending: PendingSave, then_set: tuple[str, str, int]) -> None:
+        """Queue ``pending``'s compare-and-set on ``pipe``; only if it succeeds, ``SET key value EX ttl``
+        (``then_set``) in the same step. :meth:`saved` reads the reply."""
+        key, value, ttl = then_set
+        pipe.eval(_CAS_SAVE_THEN_SET, 2, keys.context(pending.user), key, pending.expected, pending.version,
+                  pending.blob, self._idle_ttl, value, ttl)
+
+    @staticmethod
+    def saved(pending: PendingSave, reply: Any) -> None:
+        """Raise :class:`ContextConflict` unless :meth:`queue_save`'s reply says it was stored (an error
+        reply is raised as is)."""
+        if isinstance(reply, Exception):
+            raise reply
+        if _text(reply) != "OK":
+            raise ContextConflict(pending.user, pending.expected, _int(reply))
 
     def delete(self, user: str) -> None:
         self._redis.delete(keys.context(user))

@@ -1,9 +1,10 @@
 """``wxbot bench``: one module per benchmark, each with ``add_arguments(parser)`` and
 ``run(args, settings)``; private helpers start, load and measure the processes under test. A private
 ``redis-server`` on a free port (:class:`PrivateRedis`) and :func:`stop` for spawned processes are
-shared with the test suite."""
+shared with the test suite, with the load generator's requests and the ``/proc`` readings."""
 
-from bot.bench._procs import stop
+from bot.bench._load import LoadSpec, SignedRequests
+from bot.bench._procs import cpu_seconds, resident_mb, stop
 from bot.bench._redis import PrivateRedis, free_port
 
 BENCHES: dict[str, str] = {
@@ -12,8 +13,9 @@ BENCHES: dict[str, str] = {
     "reminders": "reminder scheduling and due-push throughput",
     "webhook": "webhook request throughput and passive-reply latency",
     "pipeline": "webhook → queue → worker → delivery end to end",
+    "worker": "CPU per turn of one worker and where it goes (cProfile top functions)",
     "heldout": "router score on the public held-out intent sets (aggregate figures only)",
     "dialogues": "pass rate of a set of dialogue scripts (default: the blind set, tests/dialogues_blind)",
 }
 
-__all__ = ["BENCHES", "PrivateRedis", "free_port", "stop"]
+__all__ = ["BENCHES", "LoadSpec", "PrivateRedis", "SignedRequests", "cpu_seconds", "free_port", "resident_mb", "stop"]

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ROOT", "cpu_seconds", "run_load", "spawn", "stop", "wait_port"]
+__all__ = ["ROOT", "cpu_seconds", "resident_mb", "run_load", "spawn", "stop", "wait_port"]
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository
 
@@ -79,3 +79,14 @@ def cpu_seconds(pid: int) -> float:
     except (OSError, IndexError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def resident_mb(pid: int) -> float:
+    """Resident memory of a live process in MiB (Linux ``/proc``; 0.0 when unreadable)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0

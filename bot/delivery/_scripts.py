@@ -57,9 +57,11 @@ return 'offered'
 # if a request can take it, nothing is parked, no earlier passive reply of the user is open and the
 # delivery has not started before; else nothing changes (but an expired hand-off's release) and what
 # the delivery plans from is returned. One round trip either way, and it can ride in the caller's
-# pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota; ARGV as OFFER_PASSIVE's first
-# nine. Replies: {'offered'} or {'read', state, parked, flags, quota, record}.
+# pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota and, optionally, the marker
+# the turn's commit writes in the same pipeline (nothing happens without it: {'unsaved'});
+# ARGV as OFFER_PASSIVE's first nine. Replies: {'offered'} or {'read', state, parked, flags, quota, record}.
 OFFER_OR_READ = _OFFERABLE + """
+if KEYS[7] and redis.call('EXISTS', KEYS[7]) == 0 then return {'unsaved'} end
 local open = redis.call('HGET', KEYS[5], 'offered')
 if (not open or open == ARGV[4]) and redis.call('HEXISTS', KEYS[1], 'plan') == 0
     and redis.call('LLEN', KEYS[4]) == 0 and offerable() then

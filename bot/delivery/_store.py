@@ -115,13 +115,16 @@ class DeliveryStore:
         )
         return _b(status)
 
-    def queue_offer_or_read(self, pipe: Any, user: str, message_key: str, piece_id: str, text: str) -> None:
+    def queue_offer_or_read(self, pipe: Any, user: str, message_key: str, piece_id: str, text: str,
+                            saved_by: str | None = None) -> None:
         """Queue on ``pipe`` the offer of ``text`` as the whole delivery if a webhook waits, nothing is
-        parked and the delivery has not started; else the reads of :meth:`snapshot`.
-        :meth:`offered_or_read` interprets the reply."""
+        parked and the delivery has not started; else the reads of :meth:`snapshot`. ``saved_by``: a
+        key that must exist (the turn's marker, written earlier in the same pipeline only if the turn
+        was stored), else nothing happens. :meth:`offered_or_read` interprets the reply."""
+        guard = (saved_by,) if saved_by is not None else ()
         pipe.evalsha(
-            lua.OFFER_OR_READ_SHA, 6, keys.part_sent(user, message_key), keys.handoff(user, message_key),
-            keys.outcomes(user), keys.parked(user), keys.user_flags(user), keys.quota(user),
+            lua.OFFER_OR_READ_SHA, 6 + len(guard), keys.part_sent(user, message_key), keys.handoff(user, message_key),
+            keys.outcomes(user), keys.parked(user), keys.user_flags(user), keys.quota(user), *guard,
             *self._offer_args(user, message_key, piece_id, text),
         )
 
@@ -134,6 +137,8 @@ class DeliveryStore:
             return None
         if isinstance(reply, Exception):
             raise reply
+        if _b(reply[0]) == "unsaved":
+            return None
         if _b(reply[0]) != "read":
             return _b(reply[0])
         state, parked, flags, quota, record = reply[1:]

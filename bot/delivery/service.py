@@ -102,15 +102,18 @@ class DeliveryService:
         """The WeChat API this service sends through (the worker also uses it for typing)."""
         return self._api
 
-    def queue_start(self, pipe: Any, user: str, message_key: str, texts: list[str]) -> PendingStart:
+    def queue_start(self, pipe: Any, user: str, message_key: str, texts: list[str],
+                    saved_by: str | None = None) -> PendingStart:
         """Queue the start of :meth:`deliver` on ``pipe`` (the caller's pipeline, executed next): the
         snapshot reads; or, when ``texts`` make one piece, its atomic offer as the whole delivery,
         which reads the snapshot instead when it cannot be offered. Pass ``start.read(replies)`` (the
-        replies from ``start.index`` on) to :meth:`deliver` as ``started``."""
+        replies from ``start.index`` on) to :meth:`deliver` as ``started``. ``saved_by``: the offer
+        happens only if this key exists then (the turn's marker, written earlier on ``pipe`` only
+        once the turn is stored); else ``start.read`` finds nothing started."""
         index = len(pipe)
         pieces = pieces_for((), texts)
         if len(pieces) == 1:  # passive, whenever a webhook waits and nothing is parked
-            self.store.queue_offer_or_read(pipe, user, message_key, piece_ids(pieces)[0], pieces[0])
+            self.store.queue_offer_or_read(pipe, user, message_key, piece_ids(pieces)[0], pieces[0], saved_by)
             return PendingStart(self.store, index, pieces[0])
         self.store.queue_snapshot(pipe, user, message_key)
         return PendingStart(self.store, index, None)
@@ -315,6 +318,8 @@ class PendingStart:
         if self.offered is None:
             return Started(snapshot=parse_snapshot(replies[:5]))
         found = self.store.offered_or_read(replies[0])
+        if found is None:  # nothing ran: deliver reads the snapshot itself
+            return Started()
         if isinstance(found, str):
             return Started(outcome=Outcome(Channel.PASSIVE, "offered", self.offered))
         return Started(snapshot=found)

@@ -19,6 +19,7 @@ from bot.wechat.texts import TURN_FAILED
 from bot.wechat.triage import Triage, triage
 from bot.worker._context import Recorder, WorkerDeps
 from runtime import keys
+from runtime.store import ContextConflict, PendingSave, RedisContextStore
 
 log = logging.getLogger("bot.worker")  # the worker's records, as operators know them
 DONE_TTL_S = 86400
@@ -87,8 +88,22 @@ def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: En
         replies: list[str] = json.loads(text(done))
     else:
         loaded = store.loaded(msg.user, results[-1]) if store is not None else None
-        replies, record = _turn(rt, msg, decision, loaded)
-        started = _commit(rt, msg, done_key, replies, record)
+        held = None
+        if record_on is not None and isinstance(store, RedisContextStore):
+            with store.deferring() as deferral:  # the turn's save rides on the commit's round trip
+                replies, record = _turn(rt, msg, decision, loaded)
+            held = deferral.pending
+        else:
+            replies, record = _turn(rt, msg, decision, loaded)
+        if held is not None and isinstance(store, RedisContextStore):
+            try:
+                started = _commit_saving(rt, msg, done_key, replies, record, store, held, record_on)
+            except ContextConflict as exc:  # another writer (a push's focus) got there first: run it again
+                log.info("turn of %s met a newer context (%s); running it again", key, exc)
+                replies, record = _turn(rt, msg, decision)
+                started = _commit(rt, msg, done_key, replies, record)
+        else:
+            started = _commit(rt, msg, done_key, replies, record)
     if replies:
         if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
             rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence, record_on=record_on)
@@ -118,6 +133,27 @@ def _commit(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str
         raise results[0]
     if any(isinstance(r, Exception) for r in results[1:recorded]):
         log.warning("transcript turn record failed for %s", msg.message_key)
+    return start.read(results[start.index:]) if start is not None else None
+
+
+def _commit_saving(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str],
+                   record: Recorder | None, store: RedisContextStore, held: PendingSave,
+                   record_on: Any) -> Started | None:
+    """:func:`_commit` with the turn's context save in the same round trip: the save (compare-and-set)
+    and the done marker are one step, and the start of the delivery happens only if the marker is
+    there. On a lost compare-and-set nothing of the turn is written (:class:`ContextConflict`). The
+    turn's transcript record goes on ``record_on``, the caller's next round trip (only a stored turn
+    is recorded)."""
+    pipe = rt.redis.pipeline(transaction=False)
+    store.queue_save(pipe, held, then_set=(done_key, json.dumps(replies, ensure_ascii=False), DONE_TTL_S))
+    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies, saved_by=done_key) if replies else None
+    results = pipe.execute(raise_on_error=False)
+    store.saved(held, results[0])
+    if record is not None:
+        try:
+            record(record_on)
+        except Exception as exc:  # observability must not break the conversation
+            log.warning("transcript turn record failed: %s", type(exc).__name__)
     return start.read(results[start.index:]) if start is not None else None
 
 

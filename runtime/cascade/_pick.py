@@ -75,7 +75,7 @@ def _by_name(text: str, entities: list[FocusEntity], *, single: bool) -> Picked 
             _, position, span = winners[0]
             return Picked(entities[position - 1], position, (span,), "name")
         if top == 1 and single:
-            singles = [(p, s) for _, p, s in winners if _meaningful(text[s[0]:s[1]])
+            singles = [(p, s) for _, p, s in winners if _meaningful(text, s)
                        and sum(text[s[0]:s[1]] in _names(e) for e in entities) == 1]
             if len({p for p, _ in singles}) == 1:
                 position, span = singles[0]
@@ -87,8 +87,13 @@ def _names(entity: FocusEntity) -> str:
     return f"{entity.name} {entity.attrs.get('aka') or ''}"
 
 
-def _meaningful(char: str) -> bool:
-    return "\u4e00" <= char <= "\u9fff" and bool(unexplained(char, []))
+def _meaningful(text: str, span: Span) -> bool:
+    """Whether the one character at ``span`` means something of its own: not a filler, and not part of a
+    word that says nothing with the character before or after it (the 可 of "这个可以")."""
+    char = text[span[0]:span[1]]
+    words = (text[max(0, span[0] - 1):span[1]], text[span[0]:span[1] + 1])
+    return "\u4e00" <= char <= "\u9fff" and bool(unexplained(char, [])) \
+        and not any(len(w) == 2 and not unexplained(w, []) for w in words)
 
 
 def _longest_common(text: str, name: str) -> Span | None:

@@ -43,6 +43,9 @@ def rules_from(triggers: Iterable[Trigger]) -> tuple[Rule, ...]:
     return tuple(_r(t.name, t.intent, t.pattern, t.unless) for t in triggers)
 
 
+_SEEN_MAX = 4096
+
+
 class RuleRouter:
     """Pure pattern matching over the router view's text."""
 
@@ -53,9 +56,22 @@ class RuleRouter:
         self._rules = rules
         self._known = known_intents
         self._small_talk = small_talk
+        self._seen: dict[str, tuple[str, str] | None] = {}  # classify's answers for texts seen lately
 
     def classify(self, text: str) -> tuple[str, str] | None:
-        """(intent, rule name) for ``text``, or None."""
+        """(intent, rule name) for ``text``, or None. Pure, and asked several times per turn: the
+        answer is kept per text (a hundred rules' regular expressions cost tens of µs)."""
+        try:
+            return self._seen[text]
+        except KeyError:
+            pass
+        found = self._classify(text)
+        if len(self._seen) >= _SEEN_MAX:
+            self._seen.clear()
+        self._seen[text] = found
+        return found
+
+    def _classify(self, text: str) -> tuple[str, str] | None:
         for rule in self._rules:
             if (self._known is None or rule.intent in self._known) and rule.matches(text):
                 return rule.intent, rule.name

@@ -6,7 +6,8 @@ Pure functions. Each clause becomes at most one item:
 * an allergy: 对花生过敏 / 有个朋友芒果过敏 → 花生 / 芒果 (the eater is dropped, the food kept);
 * vegetarians: 吃素 / 我们都吃素 → 素食 (everyone); 纯素 → 纯素; 有人吃素 / 有个朋友吃素 → 有人吃素;
   两个人吃素 → 2人吃素 (only some of the table);
-* 没有 / 没啥忌口 / 都行 / 啥都吃 → nothing (an empty list, which is an answer).
+* who someone is: 回民 → 清真, 痛风 → 痛风, 血糖高 → 控糖, 怀孕 → 孕妇 (the dinner knows what each rules out);
+* 没有 / 没啥忌口 / 都行 / 啥都吃 → nothing (an empty list, which is an answer); a question is none of these.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import re
 
 from runtime.parsers.numbers import normalize_numerals
 
-__all__ = ["NOTHING_WORDS", "parse_restrictions"]
+__all__ = ["NOTHING_WORDS", "group_of", "parse_restrictions"]
 
 NOTHING_WORDS = frozenset({
     "没有", "没", "无", "都行", "都可以", "随便", "不挑", "不挑食", "都吃", "啥都吃", "什么都吃", "没什么",
     "没啥", "没有了", "无所谓", "不忌口", "没忌口", "没有忌口", "无忌口", "没啥忌口", "没什么忌口",
-    "没什么要求", "没啥要求", "没要求", "没有要求", "没讲究", "没什么讲究", "都ok", "ok", "都能吃",
+    "没什么要求", "没啥要求", "啥都能吃", "什么都能吃", "没要求", "没有要求", "没讲究", "没什么讲究", "都ok", "ok", "都能吃",
 })
 _SPLIT = re.compile(r"[，,、；;。.！!？?\s/]+")
 _AND = re.compile(r"和|以及|还有|跟|或者|及|(?:也|都)?不(?:吃|要|能吃|放)(?=.)|(?:也|都)?别放")
@@ -40,7 +41,18 @@ _SUBJECT = re.compile(
 _NEGATOR = re.compile(
     r"^(?:不太能吃|不大能吃|不怎么吃|不能吃|不想吃|不爱吃|不喜欢吃|不喜欢|不吃|不要|别放|不放|不加|别加|"
     r"吃不了|受不了|戒了|戒|忌口|忌|怕|少放|不能)")
-_ALLERGY = re.compile(r"^(?:对)?(.+?)(?:都|也)?过敏")
+_ALLERGY = re.compile(r"^(?:.*?对)?(.+?)(?:都|也)?过敏")
+# a negator after the words for who does not eat it: 她不吃牛肉 / 小孩不能吃辣 (the eater is no food)
+_INNER_NEGATOR = re.compile(r"(?<=[\u4e00-\u9fff])(?:不太能吃|不能吃|不想吃|不爱吃|不喜欢吃|不吃|不要|别放|吃不了|受不了)")
+# a question about food is no restriction: 有没有羊肉的菜 / 能不能做鱼
+# who someone is says what they do not eat: the item names the group, the skill knows what it rules out
+_GROUPS = ((re.compile(r"清真|回民|回族|穆斯林"), "清真"), (re.compile(r"痛风|高尿酸|尿酸(?:有点|有些|比较|偏)?高"), "痛风"),
+           (re.compile(r"糖尿病|高血糖|血糖(?:有点|有些|比较|偏)?高|控糖"), "控糖"),
+           (re.compile(r"孕妇|怀孕|孕期|怀着(?:宝宝|孩子|二胎)|有身孕"), "孕妇"))
+_ALL_FINE = re.compile(r"^[\u4e00-\u9fff]{0,4}?(?:都行|都可以|都能吃|都ok|随便)$")
+_ASKS = re.compile(r"啥|什么|吗|怎么|哪|几|多少|[？?]")
+_HOLDS_BACK = re.compile(r"不|别|忌|怕|戒|过敏|少放|素")
+_QUESTION = re.compile(r"^(?:有没有|有什么|能不能|可不可以|可以.+吗|.+吗$)")
 _TRAILING = re.compile(r"(?:的东西|的菜|东西|类|的|了|哦|呢|吧)+$")
 _SPICY = re.compile(r"^(?:吃)?(?:太)?(?:辣|辣的|辣椒|吃辣|麻辣|辛辣)$")
 _LIGHT = ("清淡", "清淡点", "清淡一点", "口味清淡", "少油少盐", "吃清淡点")
@@ -83,9 +95,18 @@ def _clause(clause: str) -> tuple[list[str], bool]:
         return [_vegetarian(clause)], False
     if clause in _LIGHT:
         return ["清淡"], False
-    if _POSITIVE.match(clause):
-        return [], True
+    if _POSITIVE.match(clause) or _ALL_FINE.search(clause):
+        return [], True  # 大人都行 / 我们都可以: nothing for them
+    group = group_of(clause)
+    if group is not None:
+        return [group], False
+    if _QUESTION.match(clause) or (_ASKS.search(clause) and not _HOLDS_BACK.search(clause)):
+        return [], False  # "我的资料你都记了些啥": a question of its own, no food
     body = _SUBJECT.sub("", clause)
+    inner = _INNER_NEGATOR.search(body)
+    if inner is not None and _NEGATOR.match(body) is None and "过敏" not in body[:inner.start()] \
+            and _FILLER.sub("", body[inner.end():]):  # "香菜不要": the food comes first, nobody named
+        body = body[inner.start():]
     m = _ALLERGY.match(body)
     if m:
         return _foods(m.group(1)), False
@@ -95,6 +116,11 @@ def _clause(clause: str) -> tuple[list[str], bool]:
     elif body.startswith("不") and len(body) <= 3:  # 不辣 / 不要葱
         body = body[1:]
     return _foods(body), False
+
+
+def group_of(clause: str) -> str | None:
+    """The eating group a clause names (三个回民朋友 → 清真, 我爸有痛风 → 痛风, 血糖高 → 控糖, 怀孕了 → 孕妇)."""
+    return next((item for pattern, item in _GROUPS if pattern.search(clause)), None)
 
 
 def parse_restrictions(text: str) -> list[str] | None:

@@ -37,6 +37,10 @@ _MULTIPLIED = re.compile(r"(\d+(?:\.\d+)?)\s*([千百万kK])(?![米克瓦a-zA-Z]
 _MULTIPLIER = {"千": 1000.0, "k": 1000.0, "K": 1000.0, "百": 100.0, "万": 10000.0}
 
 
+_CLAUSE = re.compile(r"[，,。；;！!？?\s]+")
+_HUNDREDS = re.compile(r"(?:大概|大约|差不多|约)?([一二两三四五六七八九][百千][一二两三四五六七八九十]?)(左右|以内|上下|出头)?")
+
+
 @dataclass(frozen=True, slots=True)
 class Amount:
     """An amount of yuan; ``per_person`` when it was said per head (人均30)."""
@@ -111,6 +115,11 @@ def find_amount(text: str, *, answer: bool) -> Amount | None:
     m = re.search(r"(?<![\d.])" + _RANGE + r"\s*(?=(?:块钱?|元)?(?:吃|搞|弄|安排|整)(?:一?顿|个)?(?:晚饭|晚餐|饭|一桌))", t)
     if m and _value(m, 1, "") >= 20:
         return Amount(_value(m, 1, ""))
+    # "3个大人1个小孩，一百五，不吃辣": a clause that is only an amount in hundreds (一百五, 两百) is money
+    for clause in _CLAUSE.split(text):
+        m = _HUNDREDS.fullmatch(clause.strip())
+        if m:
+            return Amount(_value(re.match(_RANGE, _prepare(m.group(1))) or m, 1, m.group(2) or ""))
     if answer:
         m = re.fullmatch(r"\D{0,8}?" + _RANGE + _NOT_MONEY_AFTER + r"\s*(" + _ABOUT + r")?\s*" + _UNIT + r"?\D{0,6}",
                          t.strip())

@@ -15,6 +15,7 @@ from typing import Any
 from runtime.parsers.dietary import parse_restrictions
 from runtime.parsers.money import find_amount
 from runtime.parsers.numbers import RANGE, approximate_numerals, midpoint, normalize_numerals
+from runtime.parsers.people import parse_people
 from runtime.parsers.timephrase import parse_time_phrase
 
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -24,29 +25,10 @@ def _search(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text)
 
 
-_PLUS = re.compile(r"(\d+)\s*(?:个人|位|口人|口|个|人)?\D{0,6}?(?:加上|外加|再加|加|还有|另外|以及|和|跟)"
-                   r"\D{0,6}?(\d+)\s*(?:个人|位|口人|口|个|人)(?!\d)")
-
-
 def parse_count(text: str, answer: bool) -> int | None:
-    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口, 我们家仨加上客人俩 (5), 十来个 (10), 一打 (12)."""
-    t = approximate_numerals(text)
-    plus = _PLUS.search(t)
-    if plus is not None and not _search(r"\d\s*(?:块|元|钱|¥)", t[plus.start():plus.end() + 2]):
-        return int(plus.group(1)) + int(plus.group(2))
-    groups = re.findall(r"(\d+)\s*(?:个|位|名)?(?:大人|成人|小孩|孩子|小朋友|老人)", t)
-    if len(groups) >= 2:
-        return sum(int(g) for g in groups)
-    # a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
-    # ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
-    m = _search(r"(\d+)\s*(?:个人|位|人|口人|口)|(?<!有)(\d+)\s*个(?=\s|$|[，,。！!吧啊呢呀~～])"
-                r"|(?<![有一])(\d+)\s*(?:个|位|名)(?:客人|朋友|同事|同学|亲戚|家人|邻居)", t) \
-        or _search(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)", t)
-    if m is None and answer:
-        m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
-    if m is None and "就我自己" in t or (answer and re.fullmatch(r"(就)?(我)?(自己|一个人)(吃)?", t.strip())):
-        return 1
-    return int(next(g for g in m.groups() if g)) if m else None
+    """People / item counts: 三个, 3个人, 两位, 俩, 一家四口, 我们家仨加上客人俩 (5), 3个大人1个小孩 (4),
+    加我一共4个人 (4), 十来个 (10), 一打 (12). See :mod:`runtime.parsers.people`."""
+    return parse_people(text, answer)
 
 
 def parse_money(text: str, answer: bool) -> float | str | None:

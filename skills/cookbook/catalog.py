@@ -24,7 +24,7 @@ from skills.cookbook.book import Book, load_book
 __all__ = ["CATEGORIES", "Catalog", "Dish", "Ingredient", "Nutrition", "load_catalog"]
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
-CATEGORIES = ("staple", "vegetable", "protein", "soup")
+CATEGORIES = ("staple", "vegetable", "protein", "soup", "dessert")
 _SEASONING = frozenset({"basic", "allium", "herb", "chili", "spice"})
 
 

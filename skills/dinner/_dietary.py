@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from runtime.skill.parsers import parse_restrictions
+from runtime.skill.parsers import group_of, parse_restrictions
 
 __all__ = ["extract_dietary"]
 
-_CUE = re.compile(r"不辣|免辣|不吃|不要|不能吃|不想吃|不爱吃|不喜欢吃|忌口|过敏|吃素|素食|茹素|纯素|全素|吃斋|清真|怕辣|吃不了|"
+_CUE = re.compile(r"不辣|都能吃|回民|回族|穆斯林|痛风|尿酸|糖尿病|血糖|控糖|孕妇|怀孕|孕期|怀着|身孕|免辣|不吃|不要|不能吃|不想吃|不爱吃|不喜欢吃|忌口|过敏|吃素|素食|茹素|纯素|全素|吃斋|清真|怕辣|吃不了|"
                   r"别放|不放|清淡|什么都吃|啥都吃|不挑")
 _NONE = re.compile(r"(?:没|没有|无)(?:啥|什么|任何)?(?:别的|其他的?)?(?:特别的?)?忌口|不忌口|什么都吃|啥都吃|不挑食?|都能吃")
 _LEAD = re.compile(r"^.*?(?:[\d一二两三四五六七八九十百]+\s*(?:个人|人|位|口人|块钱|块|元)|预算\s*[\d一二两三四五六七八九十百]+|"
@@ -34,6 +34,9 @@ def _clause(clause: str) -> list[str]:
         clause = clause[m.end():]
     if re.search(r"不辣|免辣", clause) and not _NEGATOR.search(clause):
         return ["辣"]  # 不辣 / 要不辣的
+    group = group_of(clause)
+    if group is not None:
+        return [group]  # 三个回民朋友 / 我爸有痛风: who they are says what they do not eat
     for word in ("清真", "清淡"):  # 口味清淡点: the wish, not the words around it
         if word in clause and not _VEG.search(clause):
             return [word]

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question
-from runtime.skill.parsers import parse_value
+from runtime.skill.parsers import parse_value, people_delta
+from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
-from skills.dinner._swap import SWAP_FOR_NAMED
+from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
+from skills.dinner.exclusions import family_tags
 
 __all__ = ["FOLLOW_UPS"]
 
@@ -23,7 +25,8 @@ Params = Mapping[str, Any]
 _DIGITS = {"一": 1, "两": 2, "二": 2, "俩": 2, "三": 3, "仨": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
            "十": 10}
 _KIND = {"汤": "soup", "羹": "soup", "凉菜": "vegetable", "冷菜": "vegetable", "素菜": "vegetable", "青菜": "vegetable",
-         "蔬菜": "vegetable", "荤菜": "protein", "肉菜": "protein", "硬菜": "protein", "肉": "protein", "菜": "dish"}
+         "蔬菜": "vegetable", "荤菜": "protein", "肉菜": "protein", "硬菜": "protein", "肉": "protein", "菜": "dish",
+         "甜品": "dessert", "甜点": "dessert", "点心": "dessert", "糖水": "dessert"}
 
 
 def _number(said: str | None, default: int = 1) -> int:
@@ -33,7 +36,10 @@ def _number(said: str | None, default: int = 1) -> int:
 
 
 def _said_budget(text: str, people: int) -> float | None:
+    """The budget said with a change of it ("再便宜点 150够不": a bare number there is money)."""
     value = parse_value("money", text)
+    if value is None and len(re.findall(r"\d+", text)) <= 1:
+        value = parse_value("money", text, answer=True)
     if isinstance(value, str):
         return budget_total(value, people)
     return float(value) if isinstance(value, int | float) and value > 0 else None
@@ -62,7 +68,7 @@ def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
 
 
 def _people(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    delta = -_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n"))
+    delta = people_delta(m.string) or (-_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n")))
     people = int(params["people"]) + delta
     return {**_kept(params), "people": people} if 1 <= people <= 20 else None
 
@@ -76,8 +82,9 @@ def _fewer(params: Params, m: re.Match[str], entity: Entity | None, shown: Param
 
 
 def _add(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    kind = _KIND.get(m.group("kind"), "dish")
-    return {**_kept(params), "extra": [*params.get("extra", []), *([kind] * _number(m.group("n")))]}
+    said = next((a for a in _ADD.finditer(m.string) if a.group("n") or a.group("kind")), m)  # past "菜会不会少了"
+    kind = _KIND.get(said.group("kind") or "菜", "dish")  # "再加两道": dishes of any kind
+    return {**_kept(params), "extra": [*params.get("extra", []), *([kind] * _number(said.group("n")))]}
 
 
 def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -100,15 +107,53 @@ def _restrict(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
     return {**_kept(params), "dietary": [*before, *(i for i in items if i not in before)]}
 
 
+_WITH_FOOD = re.compile(r"^(?:有没有|有什么|想吃|想要|来(?:个|道|点)|加(?:个|道)|要(?:个|道))(?:点|个|道)?(?:带)?"
+                        r"(?P<food>[\u4e00-\u9fff]{1,4}?)(?:做)?的(?:菜)?(?:吗|呢|吧|啊)?[？?。！!]*$"
+                        r"|^(?:想吃|想要)(?:点|个)?(?P<bare>[\u4e00-\u9fff]{1,4}?)(?:吗|呢|吧|啊|了)?[？?。！!]*$")
+
+
+def _with_food(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"有没有羊肉的菜" / "想吃鱼" of a plan: a dish made of that food — the one on the menu already, else the
+    first of the catalog put in the place of a dish of its kind (the plan says so when restrictions forbid it)."""
+    said = m.group("food") or m.group("bare") or ""
+    catalog = load_catalog()
+    foods, tags = {name for name, _ in catalog.mentions(said)}, family_tags(said)  # 羊肉 / 鱼 (a food family)
+    if not (foods or tags) or catalog.find_dish(said) is not None:
+        return None  # a dish by its name is the named swap's; no food named: something else
+    menu = [str(n) for n, _ in shown.get("menu") or []]
+    with_it = [d for d in catalog.dishes if d.category in ("protein", "vegetable", "soup")
+               and (foods & d.mains(catalog) or tags & d.tags)]
+    if not with_it:
+        return None
+    have = next((d.name for d in with_it if d.name in menu), None)
+    if have is not None:
+        return {**_kept(params), "swap_ask": {"why": "already", "in": have, "out": []}}
+    return {**_kept(params), "swaps": [*(list(s) for s in swaps_of(params)), ["", with_it[0].name]]}
+
+
+def _total(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    return {**_kept(params), "show": "total"}
+
+
+def _which_out(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"换个菜" naming no dish: which one, asked with the dishes shown (the staple is no choice)."""
+    outs = [str(n) for n, c in shown.get("menu") or [] if c != "staple"]
+    return {**_kept(params), "swap_ask": {"why": "which out", "out": outs}} if entity is None and outs else None
+
+
 def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "shopping"}
 
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
+_ADD = re.compile(rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:(?:个|道|份|点|些)?\s*"
+                  r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|甜品|甜点|点心|糖水|菜)|道(?![理歉谢别]))")
 FOLLOW_UPS = FollowUps(
     slots=("people", "budget", "dietary"),
     questions=(
-        Question("shopping list", r"(购物|买菜|采购)清单|清单|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜",
+        Question("shopping list", r"(购物|买菜|采购)清单|清单|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜|"
+                 r"(?:把)?(?:(?:要|该|得|需要)买|(?:要|该|得|需要)?采购)的(?:菜|东西|食材|材料)?(?:都)?(?:列|发|给|写|报|说)?(?:一下|下|给我|出来|我|个)*"
+                 r"|(?:列|发|写|报)(?:一)?下?(?:要|该|得|需要)?买的(?:菜|东西|食材)?|买哪些|准备(哪些|什么|啥)(东西|食材|材料)?",
                  _shopping),
     ),
     modifiers=(
@@ -123,13 +168,16 @@ FOLLOW_UPS = FollowUps(
         Modifier("fewer dishes",
                  rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
                  r"只要一(?:个|道)菜|简单点|简单些", _fewer),
-        Modifier("add a dish",
-                 rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:个|道|份|点|些)?\s*"
-                 r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|菜)", _add),
+        Modifier("add a dish", _ADD.pattern + r"|菜(?:会不会|是不是|好像|有点|太)?(?:少了|不够)", _add),
+        Modifier("a dish with a food", _WITH_FOOD.pattern, _with_food),
         Modifier("restriction",
                  r"(?:有|带)(?P<food>[\u4e00-\u9fa5]{1,4})的(?:菜)?(?:都|全)?(?:换|不要|去掉)"
                  r"|(?:把)?(?P<obj>[\u4e00-\u9fa5]{1,6}?)(?:都|全)?(?:换掉|换了|去掉|拿掉|不要了)"
                  r"|不吃|不要|不能吃|不想吃|过敏|忌口|吃素|素食|清真|别放|不放|不加", _restrict),
+        Modifier("total", r"(?:一共|总共|总计|合计|加起来|大概|大约)?(?:要|得|需要)?花?(?:多少|几个)钱|花(?:多少|了多少)|总价|"
+                          r"贵不贵|多少钱", _total),
+        Modifier("which dish to change", r"^(?:帮我|给我|再|那就|那)?换(?:一|个|一个|一道|道|一下)(?:菜)?(?:吧|呗|呢|好了)?[。！!]*$",
+                 _which_out),
         Modifier("swap a dish", r"换掉|换一(?:个|道)|换个|换道|换成别的|换了|换一下|不要了?|不想吃|去掉|撤掉|拿掉|别要", _swap,
                  entity=True),
     ),

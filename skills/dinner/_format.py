@@ -13,7 +13,9 @@ from skills.dinner.planner import GENEROUS_PER_PERSON, DinnerPlan
 __all__ = ["format_plan", "format_shopping", "plan_dto", "recipe_name", "restriction_lines"]
 
 _SAY = {"不吃辣": "按不吃辣安排，没有辣的菜。", "清淡口味": "按清淡口味安排，没有辣的菜。", "吃素": "按吃素安排，全是素菜。",
-        "纯素（不用肉、鱼、蛋、奶）": "按纯素安排：不用肉、鱼、蛋、奶。", "清真（不用猪肉）": "按清真安排，不用猪肉。"}
+        "纯素（不用肉、鱼、蛋、奶）": "按纯素安排：不用肉、鱼、蛋、奶。", "清真（不用猪肉）": "按清真安排，不用猪肉。",
+        "痛风（不用海鲜鱼虾）": "照顾痛风，不用海鲜鱼虾这些高嘌呤的。", "控糖（不用糖多的菜）": "照顾控糖，不用糖多的菜。",
+        "孕妇（不用凉拌生冷和辣的）": "照顾孕妇，不用凉拌生冷和辣的菜。"}
 
 
 def _yuan(value: float) -> str:
@@ -26,7 +28,8 @@ def _servings(value: float) -> str:
 
 
 def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[str]:
-    """Every restriction in plain words: 按不吃辣安排 / 不用花生（花生米、花生油也不用）/ 给吃素的朋友准备了…"""
+    """Every restriction in plain words: 按不吃辣安排 / 不用花生（含花生的都不用）/ 不用虾（含虾的都不用，蚝油也不用）/
+    给吃素的朋友准备了…"""
     catalog = catalog or load_catalog()
     excl = plan.exclusions
     lines: list[str] = []
@@ -40,8 +43,11 @@ def restriction_lines(plan: DinnerPlan, catalog: Catalog | None = None) -> list[
         related = [n for n in derived if n != word and (word in n or any(
             word in a for a in catalog.ingredients[n].aliases) or (
             catalog.ingredients[n].tags & own and word in ("花生", "坚果", "芝麻", "大豆", "蛋", "奶", "虾", "蟹")))]
-        also = f"（{'、'.join(related[:4])}也不用）" if related else ""
-        lines.append(f"不用{word}{also}。")
+        # what carries the word in its name (花生米, 基围虾) goes without naming; what does not (蚝油) is said
+        named = any(word in n for n in related)
+        hidden = [n for n in related if word not in n and not any(word in a for a in catalog.ingredients[n].aliases)]
+        notes = ([f"含{word}的都不用"] if named else []) + ([f"{'、'.join(hidden[:4])}也不用"] if hidden else [])
+        lines.append(f"不用{word}" + (f"（{'，'.join(notes)}）" if notes else "") + "。")
     if "peanut" in excl.tags:
         lines.append("炒菜别用花生油，换菜籽油或玉米油。")
     if excl.veg_guests:
@@ -130,6 +136,16 @@ def format_plan(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str
         lines.append("油盐酱醋等基础调料按家里已有算。")
     lines.append("价格是常见超市/菜市场参考价，以当地实际为准。想看哪道菜的做法，直接问我“某某怎么做”。")
     return "\n".join(lines)
+
+
+def format_total(plan: DinnerPlan) -> str:
+    """Only what a plan costs ("一共要多少钱" right after it)."""
+    if not plan.menu:
+        return "这顿晚饭还没有能做的菜。"
+    left = plan.budget - plan.total
+    rest = f"还剩{_yuan(round(left, 2))}" if left >= 0 else f"超出{_yuan(round(-left, 2))}"
+    return (f"{plan.people}个人这顿一共约{_yuan(plan.total)}（预算{_yuan(plan.budget)}，{rest}），"
+            f"人均约{_yuan(round(plan.total / plan.people, 1))}。菜单：{'、'.join(m.name for m in plan.menu)}。")
 
 
 def format_shopping(plan: DinnerPlan, words: Mapping[str, str] | None = None) -> str:

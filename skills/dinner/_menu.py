@@ -16,7 +16,7 @@ from skills.dinner.exclusions import Exclusions, allowed_ingredients
 
 __all__ = ["ORDER", "Option", "Shape", "choose", "menu_shape", "options_for", "protein_group"]
 
-ORDER = ("staple", "protein", "vegetable", "soup")
+ORDER = ("staple", "protein", "vegetable", "soup", "dessert")
 MAX_DISHES = 12
 _GROUPS = ("shellfish", "seafood", "fish", "beef", "lamb", "poultry", "pork", "egg", "soy")
 # servings per person: (staple, protein, vegetable); soup is one bowl each
@@ -33,6 +33,7 @@ class Shape:
     vegetable: int
     soup: int
     vegetarian: int = 0
+    dessert: int = 0  # only when asked for ("再加一道甜品")
 
     @property
     def dishes(self) -> int:
@@ -150,4 +151,6 @@ def choose(options: Mapping[str, list[Option]], shape: Shape, *, cheapest: bool 
         if shape.vegetarian:
             soups = [o for o in soups if o.vegetarian] + [o for o in soups if not o.vegetarian]
         take("soup", soups, shape.soup, vary=False)
+    if shape.dessert:
+        take("dessert", ranked("dessert"), shape.dessert, vary=False)
     return {c: opts for c, opts in chosen.items() if opts}

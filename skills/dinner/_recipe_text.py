@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import re
 
-from skills.cookbook.book import Quantity, Recipe
+from skills.cookbook.book import Quantity, Recipe, variants
 
-__all__ = ["recipe_reply", "scaled_amount"]
+__all__ = ["recipe_part", "recipe_reply", "scaled_amount"]
 
 _COUNTED = {"个", "只", "颗", "根", "条", "张", "块", "片", "瓣", "粒", "朵", "头", "棵", "节", "段", "袋", "包", "盒"}
 _STEP_PER_SERVING = re.compile(r"(\d+(?:\.\d+)?)\s*(g|克|ml|毫升|个|只|片)?\s*[*×]\s*份数")
@@ -69,3 +69,22 @@ def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", 
         lines.append("小贴士：" + "；".join(tips))
     lines.append("（菜谱来自开源项目 HowToCook）")
     return "\n".join(lines)
+
+
+def recipe_part(recipe: Recipe, people: int | None, show: str, food: str = "") -> str:
+    """One part of a recipe asked about after it was shown: its time ("time"), its amounts alone
+    ("ingredients"), or the amount of one food ("amount", all amounts when that food is not in it)."""
+    factor, servings = _factor(recipe, people)
+    if show == "time":
+        hard = f"，难度{'★' * recipe.difficulty}" if recipe.difficulty else ""
+        if recipe.minutes:
+            return f"【{recipe.name}】大约要{recipe.minutes}分钟{hard}，一共{len(recipe.steps)}步。"
+        return f"【{recipe.name}】菜谱没写要多久：一共{len(recipe.steps)}步{hard}。"
+    amounts = [scaled_amount(q, factor) for q in recipe.quantities] or list(recipe.ingredients)
+    if show == "amount" and food:
+        words = {food, *(w for w in variants(food) if len(w) >= 2)}
+        named = [scaled_amount(q, factor) for q in recipe.quantities if q.name in food or any(w in q.name for w in words)]
+        if named:
+            return f"【{recipe.name}】（{servings}）：" + "；".join(named) + "。"
+    return f"【{recipe.name}】（{servings}）要准备：\n" + "\n".join(f"· {a}" for a in amounts)
+

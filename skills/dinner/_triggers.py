@@ -22,6 +22,12 @@ def _dish_shaped() -> str:
             rf"(?:{_METHOD})[\u4e00-\u9fff]{{0,3}}(?:{food}|{single})[\u4e00-\u9fff]{{0,3}}|"
             rf"[\u4e00-\u9fff]{{0,3}}(?:{food})[\u4e00-\u9fff]{{0,2}}(?:{_SUFFIX}))[。！!~～]*$")
 
+_N = r"[\d一二两三四五六七八九十百千俩仨]"
+_HEADS = (rf"{_N}+\s*(?:个|位|名)?\s*(?:人|口|大人|小孩|孩子|娃|老人|朋友|同事|同学|客人)|"
+          r"就我(?:自己|一个)|我一个人|我自己|两口子|我们[俩仨]")
+_MONEY = (rf"{_N}+\s*(?:块|元)|预算|人均|[¥￥]|(?:^|[，,\s])[一二两三四五六七八九][百千][一二两三四五六七八九十]?"
+          r"(?:左右|以内|上下|出头)?(?:$|[，,。\s])")
+
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "dinner.plan", "dinner.plan", order=100,
@@ -37,7 +43,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "recipe.query", "recipe.query", order=110,
         pattern=(
-            r".{1,12}(怎么做|咋做|怎么烧|怎么炒|怎么煮|怎么炖|怎么蒸|的做法|做法|菜谱|食谱|需要什么材料|用什么材料)|"
+            r".{1,12}(怎么做|咋做|咋弄|怎么弄|怎么整|咋整|怎么烧|怎么炒|怎么煮|怎么炖|怎么蒸|的做法|做法|菜谱|食谱|需要什么材料|用什么材料)|"
             r"(如何|怎样|怎么|咋)(给.{1,4})?(做|烧|炒|煮|炖|蒸).{1,12}$"
         ),
         unless=r"提醒|运动|健身|锻炼|计划",
@@ -48,6 +54,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=r".{1,16}(能|可以|可)(做|弄|烧|炒|煮)(点|个|些)?(什么|啥|哪些)",
         unless=r"晚饭|晚餐|今晚|预算|运动|提醒|天|周末|假期|有空|工作|时间",
     ),
+    # "3个大人一个小孩，一百五" / "就我自己，二三十块": a plan said only by its values (who eats, what it may
+    # cost) — late, so that any skill whose own words are in the message goes first
+    Trigger("dinner.plan", "dinner.values", order=285, pattern=rf"^(?=.*(?:{_HEADS}))(?=.*(?:{_MONEY}))",
+            unless=r"提醒|闹钟|运动|跑步|健身|冰箱|天气|花了|买了|工资|红包|转账|借|还钱|怎么做|菜谱|做法"),
     Trigger("recipe.query", "recipe.dish_named", order=290, pattern=_dish_shaped(),
             unless=r"^(?:我|你|他|她|想|要|买|有|在|去|没|不|别|吃了|喝了)|冰箱|家里|多少|价|斤|块钱|提醒"),
     # 来个简单的汤 / 十分钟能做好的早餐 / 推荐个素菜

@@ -101,7 +101,8 @@ class Builder:
         self.req, self.catalog = req, catalog
         staple, protein, veg = FACTORS.get(req.goal, FACTORS[None])
         self.totals = {"staple": staple * req.people, "protein": protein * req.people,
-                       "vegetable": veg * req.people, "soup": float(req.people)}
+                       "vegetable": veg * req.people, "soup": float(req.people),
+                       "dessert": float(req.people)}
         self.base: dict[str, int] = {}  # dishes per category before extras: an extra dish is more food
 
     def servings(self, category: str, count: int) -> float:
@@ -141,25 +142,27 @@ class Builder:
 def _shrink(shape: Shape, *, keep_soup: bool = False) -> Shape | None:
     """The next smaller menu: no soup first (unless asked for), then one dish fewer (down to one dish)."""
     if shape.soup and not (keep_soup and shape.dishes > 1):
-        return Shape(shape.protein, shape.vegetable, 0, shape.vegetarian)
+        return Shape(shape.protein, shape.vegetable, 0, shape.vegetarian, shape.dessert)
     if shape.dishes <= 1:
         return None
     if shape.vegetable >= shape.protein and shape.vegetable > 0:
-        return Shape(shape.protein, shape.vegetable - 1, shape.soup, min(shape.vegetarian, shape.dishes - 1))
-    return Shape(shape.protein - 1, shape.vegetable, shape.soup, min(shape.vegetarian, shape.dishes - 1))
+        return Shape(shape.protein, shape.vegetable - 1, shape.soup, min(shape.vegetarian, shape.dishes - 1), shape.dessert)
+    return Shape(shape.protein - 1, shape.vegetable, shape.soup, min(shape.vegetarian, shape.dishes - 1), shape.dessert)
 
 
 def _asked(shape: Shape, req: PlanRequest) -> Shape:
     """The shape with the dishes asked for added ("再来个汤") and capped at the count asked for."""
-    protein, vegetable, soup = shape.protein, shape.vegetable, shape.soup
+    protein, vegetable, soup, dessert = shape.protein, shape.vegetable, shape.soup, shape.dessert
     for category in req.extra:
         if category == "soup":
             soup += 1
+        elif category == "dessert":
+            dessert += 1
         elif category == "protein" or (category == "dish" and protein <= vegetable):
             protein += 1
         else:
             vegetable += 1
-    shaped: Shape | None = Shape(protein, vegetable, soup, shape.vegetarian)
+    shaped: Shape | None = Shape(protein, vegetable, soup, shape.vegetarian, dessert)
     while req.dishes is not None and shaped is not None and shaped.dishes + shaped.soup > max(1, req.dishes):
         smaller = _shrink(shaped)
         if smaller is None:

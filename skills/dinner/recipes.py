@@ -18,29 +18,23 @@ from runtime.skill import (
     Choice,
     DomainObject,
     Entity,
-    FollowUps,
-    Modifier,
     Operation,
     SkillResult,
     SkillSpec,
     SlotSpec,
     SlotType,
 )
-from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
 from skills.cookbook.search import clean_query, find
 from skills.dinner._at_home import cookable, kind_asked
-from skills.dinner._recipe_text import recipe_reply
+from skills.dinner._recipe_followups import RECIPE_FOLLOW_UPS, extract_people
+from skills.dinner._recipe_text import recipe_part, recipe_reply
 from skills.pantry.skill import read_pantry, word
 
 __all__ = ["SPEC", "extract_dish", "extract_people", "query"]
 
 _CONTENT = re.compile(r"[\u4e00-\u9fa5A-Za-z]{1,}")
-_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*(?:个人|人份|口人|位|人)(?:的量|吃|份)?")
-_CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-
-
 _HOME_FOODS = re.compile(r"这些|这几样|这几个|冰箱里的|家里的|现有的|剩下的|手头的|有的东西")
 _CAN_MAKE = re.compile(r"(能|可以|可)(做|弄|烧|炒|煮)|做(点|些)?(什么|啥)")
 
@@ -50,16 +44,6 @@ def extract_dish(text: str) -> str | None:
     if not phrase or not _CONTENT.search(phrase):
         return None
     return text.strip()
-
-
-def extract_people(text: str) -> int | None:
-    """Servings asked for in the question: 4个人的量 / 两人份 / 三口人吃 (not 5个鸡蛋)."""
-    m = _PEOPLE.search(text)
-    if m is None:
-        return None
-    raw = m.group(1)
-    value = int(raw) if raw.isdigit() else _CN.get(raw, 10 + _CN.get(raw[-1], 0) if raw.startswith("十") else 0)
-    return value if 1 <= value <= 50 else None
 
 
 def _choices(options: tuple[Recipe, ...]) -> tuple[Choice, ...]:
@@ -119,32 +103,19 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
                            dto={"dish": asked, "known": False}, ok=False)
     if finding.recipe is not None:
         recipe = finding.recipe
-        reply = recipe_reply(recipe, eaters, asked=finding.asked, note="".join(finding.notes))
+        show = str(params.get("show") or "")
+        reply = (recipe_part(recipe, eaters, show, str(params.get("food") or "")) if show
+                 else recipe_reply(recipe, eaters, asked=finding.asked, note="".join(finding.notes)))
         dto = {"dish": recipe.name, "known": True, "category": recipe.category, "difficulty": recipe.difficulty,
                "minutes": recipe.minutes, "servings": eaters or recipe.servings,
                "ingredients": list(recipe.ingredients), "steps": list(recipe.steps)}
         return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name},
-                           entities=(Entity("dish", recipe.name, recipe.name),))
+                           entities=(Entity("dish", recipe.name, recipe.name),),
+                           shown={"picked": asked == recipe.name})  # by its exact name: a pick from a list
     dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in finding.options]}
     return SkillResult(_listing(finding.heading, finding.options), data=dto, dto=dto,
                        choices=_choices(finding.options), ok=bool(finding.options) or finding.matched,
                        entities=tuple(Entity("dish", r.name, r.name) for r in finding.options))
-
-
-def _servings(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
-              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"我家就俩人，量减一下" right after a recipe: the same recipe for that many people."""
-    people = extract_people(m.string) or parse_value("count", m.string)
-    if not isinstance(people, int) or not 1 <= people <= 50 or entity is None:
-        return None
-    return {**params, "dish": entity.ref or entity.name, "people": people}
-
-
-FOLLOW_UPS = FollowUps(
-    slots=("people",),
-    modifiers=(Modifier("servings", r"(?:[\d一二两三四五六七八九十俩仨]+)\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?"
-                                    r"|(?:量|份量|分量|用量)", _servings),),
-)
 
 
 SPEC = SkillSpec(
@@ -155,7 +126,7 @@ SPEC = SkillSpec(
                           noun="菜", pick="dish", carry=("people",), signals=("怎么做", "咋做", "下厨", "清淡", "吃点")),),
     actions=(
         ActionSpec(
-            name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=FOLLOW_UPS,
+            name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=RECIPE_FOLLOW_UPS,
             slots=(
                 SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？", extract=extract_dish),
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,

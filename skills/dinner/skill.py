@@ -24,7 +24,7 @@ from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._followups import FOLLOW_UPS
-from skills.dinner._format import format_plan, format_shopping, plan_dto, recipe_name
+from skills.dinner._format import format_plan, format_shopping, format_total, plan_dto, recipe_name
 from skills.dinner._swap import closest_dishes, swaps_of
 from skills.dinner._triggers import TRIGGERS
 from skills.dinner.exclusions import NOTHING_WORDS
@@ -54,6 +54,10 @@ def _asked(base: Mapping[str, Any], ask: Mapping[str, Any], allowed: frozenset[s
     """The question a swap not understood whole asks instead of planning: which dish to take out, which
     dish of the catalog was meant, or that the dish is on the menu already. The plan shown stays as it was."""
     wanted, outs, why = str(ask.get("in") or ""), [str(o) for o in ask.get("out") or []], ask.get("why")
+    if why == "which out":  # "换个菜": which one
+        lines = ["换哪一道？", *(f"{i}. {o}" for i, o in enumerate(outs, 1)), "回复序号或菜名就行。"]
+        return SkillResult("\n".join(lines), ok=False, choices=tuple(
+            Choice(o, "dinner.plan", {**base, "avoid": [*base.get("avoid", []), o]}) for o in outs))
     if why == "already":
         return SkillResult(f"{wanted}已经在菜单上了，菜单没动。", ok=False)
     if why == "which":
@@ -108,7 +112,9 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         facts["dislikes"] = [*result.exclusions.labels, *([f"{veg}人吃素" if veg > 1 else "有人吃素"] if veg else [])]
     if goal:
         facts["goal"] = goal
-    reply = format_shopping(result, words) if params.get("show") == "shopping" else format_plan(result, words)
+    show = params.get("show")
+    reply = (format_shopping(result, words) if show == "shopping" else format_total(result) if show == "total"
+             else format_plan(result, words))
     if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
     dishes = tuple(Entity("dish", m.name, recipe_name(m.name) or m.name,
@@ -129,6 +135,20 @@ def _refused(base: Mapping[str, Any], out: str, into: str, allowed: frozenset[st
     lines = [head + f"把{out}换成这些行吗？", *(f"{i}. {n}" for i, n in enumerate(near, 1)), "回复序号就行。"]
     return SkillResult("\n".join(lines), ok=False,
                        choices=tuple(Choice(n, "dinner.plan", _swap_to(base, out, n)) for n in near))
+
+
+_DIETARY_QUESTION = "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）"
+
+
+def _understood(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
+    """The restriction question, asked with what was understood so far in the bot's own words (3个人，
+    预算¥150), so a misheard count or budget shows before the plan does. None once restrictions are said."""
+    if params.get("dietary") is not None or "people" not in params or "budget" not in params:
+        return None
+    people = int(params["people"])
+    said = params["budget"]
+    budget = f"预算{said}元" if isinstance(said, str) else f"预算¥{budget_total(said, people):g}"
+    return SkillResult(f"好的，{people}个人，{budget}。{_DIETARY_QUESTION}")
 
 
 def _never(text: str) -> None:
@@ -158,8 +178,8 @@ SPEC = SkillSpec(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,
                          hint="家常菜一般人均三四十块就够，想吃好一点人均五六十"),
-                SlotSpec("dietary", SlotType.TEXT_LIST, "有什么忌口吗？（比如不吃辣、不吃香菜、有人吃素，没有就说“没有”）",
-                         required=False, ask_once=True, extract=extract_dietary, standalone=True),
+                SlotSpec("dietary", SlotType.TEXT_LIST, _DIETARY_QUESTION, required=False, ask_once=True,
+                         extract=extract_dietary, standalone=True, lookup=_understood),
                 *_CHANGES,
             ),
             description="安排一顿晚饭：菜单、购物清单、总价和营养",

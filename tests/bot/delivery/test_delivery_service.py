@@ -10,6 +10,7 @@ import pytest
 from bot.delivery import Channel, DeliveryService, TemplateConfig
 from bot.delivery._store import _OFFER_OR_READ
 from bot.delivery.handoff import Attempt
+from bot.delivery.service import Started
 from bot.wechat.testkit import FakeWeChatServer
 from tests.harness.edge import make_api
 
@@ -184,3 +185,20 @@ def test_a_start_that_cannot_offer_reads_the_snapshot_instead(wx: FakeWeChatServ
     svc.handoff.open("u1", "m3", deadline=NOW + 15)
     pipe = conn.pipeline(transaction=False)
     assert svc.queue_start(pipe, "u1", "m3", ["长" * 1000]).offered is None and len(pipe) == 5
+
+
+def test_a_start_waits_for_the_turns_marker(wx: FakeWeChatServer, fake_redis, clock) -> None:
+    svc = service(wx, fake_redis, clock)
+    svc.handoff.open("u1", "m1", deadline=NOW + 15)
+
+    def start() -> Started:
+        pipe = fake_redis.pipeline(transaction=False)
+        pending = svc.queue_start(pipe, "u1", "m1", ["你好"], saved_by="turn-marker")
+        return pending.read(pipe.execute(raise_on_error=False)[pending.index:])
+
+    nothing = start()  # the turn was not stored (its marker is absent): nothing offered, nothing read
+    assert nothing.outcome is None and nothing.snapshot is None
+    assert svc.store.snapshot("u1", "m1").handoff_state == "waiting"
+    fake_redis.set("turn-marker", "1")
+    offered = start()
+    assert offered.outcome is not None and offered.outcome.status == "offered"

@@ -1,0 +1,96 @@
+"""Head counts said in everyday Chinese: 3个人, 仨, 一家五口, 我们两口子, 3个大人1个小孩 (4),
+三个朋友加上我 (4), 加我一共4个人 (4), 就我自己 (1) — and changes to a count said after a plan
+(再加俩人 +2, 我爸妈也要过来 +2, 少一个人 -1).
+
+Pure functions over the text; numerals are made plain first (俩 → 2个, 一百 → 100).
+"""
+
+from __future__ import annotations
+
+import re
+
+from runtime.parsers.numbers import approximate_numerals
+
+__all__ = ["parse_people", "people_delta"]
+
+_ONE = r"(?:个人|位|人|口人|口)"
+# a total said outright wins over every part of it: 加我一共4个人, 算上我总共5位
+_TOTAL = re.compile(r"(?:一共|总共|共计|总计|加起来|全部|一起)\D{0,3}?(\d+)\s*" + _ONE
+                    + r"|(?:算上我|加上我|加我|连我|包括我|带上我)\s*(?:一共|总共|共)?\s*(\d+)\s*" + _ONE)
+# the one who speaks, counted on top of the guests named: 三个朋友，加上我
+_AND_ME = re.compile(r"算上我|加上我|加我|连我|包括我|带上我|还有我|再加上?我")
+_PLUS = re.compile(r"(\d+)\s*(?:个人|位|口人|口|个|人)?\D{0,6}?(?:加上|外加|再加|加|还有|另外|以及|和|跟)"
+                   r"\D{0,6}?(\d+)\s*(?:个人|位|口人|口|个|人)(?!\d)")
+# groups of a table: 3个大人1个小孩, 两个老人三个孩子
+_GROUP = re.compile(r"(\d+)\s*(?:个|位|名)?(?:大人|成人|小孩|孩子|小朋友|娃|宝宝|老人家|老人|男的|女的)")
+_GUESTS = re.compile(r"(?<![有])(\d+)\s*(?:个|位|名)[\u4e00-\u9fff]{0,3}?(?:客人|朋友|同事|同学|亲戚|家人|邻居|闺蜜|哥们)")
+# a bare 个 counts only at the end or before eating ("3个", "3个吃"), never as "one of them"
+# ("有一个不吃牛肉", "一个朋友芒果过敏" are about a person, not the head count)
+_COUNT = re.compile(r"(\d+)\s*" + _ONE + r"|(?<!有)(\d+)\s*个(?=\s|$|[，,。！!吧啊呢呀~～])")
+_EATING = re.compile(r"(\d+)\s*(?:个)?(?:吃|用餐|就餐)")
+_ALONE = re.compile(r"就我(?:自己|一个)|我一个人|我自己吃|一个人吃|独自")
+_ALONE_ANSWER = re.compile(r"(就)?(我)?(自己|一个人)(吃)?")
+# people named by kinship, for "…也要过来": how many each word brings
+_KIN = (("爸妈", 2), ("父母", 2), ("公婆", 2), ("岳父母", 2), ("爷爷奶奶", 2), ("外公外婆", 2), ("姥姥姥爷", 2),
+        ("夫妻", 2), ("两口子", 2), ("小两口", 2))
+_KIN_ONE = re.compile(r"我?(?:爸|妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥|姐|弟|妹|舅|姨|叔|婶|姑|老公|老婆|媳妇|对象|男朋友|女朋友|"
+                      r"闺蜜|朋友|同事|同学|邻居|室友)")
+_FAMILY = re.compile(r"(?:一|1)家(\d+)口")
+_MORE = re.compile(r"(?:多|加|添|再来|又来|还有|再加|增加)了?\s*(\d+)\s*(?:个|位|名)?\s*"
+                   r"(?:人|客人|朋友|同事|亲戚|小孩|孩子|大人)")
+_LESS = re.compile(r"(?:少|减|去掉|走)了?\s*(\d+)?\s*(?:个|位)?\s*人|(\d+)\s*(?:个|位)?\s*(?:人)?\s*(?:不来了|来不了)")
+_COMING = re.compile(r"也(?:要)?(?:过|回)?来|也来|要来|过来|来了")
+
+
+def parse_people(text: str, answer: bool = False) -> int | None:
+    """How many people eat. ``answer``: the whole message answers "几个人？" (a bare 3 counts)."""
+    t = approximate_numerals(text)
+    total = _TOTAL.search(t)
+    if total is not None:
+        return int(next(g for g in total.groups() if g))
+    plus = _PLUS.search(t)
+    if plus is not None and not re.search(r"\d\s*(?:块|元|钱|¥)", t[plus.start():plus.end() + 2]):
+        return int(plus.group(1)) + int(plus.group(2))
+    groups = _GROUP.findall(t)
+    if len(groups) >= 2:
+        return sum(int(g) for g in groups)
+    m = _COUNT.search(t)
+    if m is not None:
+        return int(next(g for g in m.groups() if g))
+    guests = _GUESTS.search(t)
+    if guests is not None:
+        return int(guests.group(1)) + (1 if _AND_ME.search(t) else 0)
+    m = _EATING.search(t)
+    if m is None and answer:
+        m = re.fullmatch(r"\D{0,4}?(\d+)\D{0,4}", t.strip())
+    if m is not None:
+        return int(m.group(1))
+    if _ALONE.search(t) or (answer and _ALONE_ANSWER.fullmatch(t.strip())):
+        return 1
+    return None
+
+
+def people_delta(text: str) -> int | None:
+    """How a count said before changes: 再加俩人 → +2, 少一个人 → -1, 我爸妈也要过来 → +2,
+    我弟一家三口也来 → +3, 朋友也要来 → +1. None when the text changes no count."""
+    t = approximate_numerals(text)
+    more = _MORE.search(t)
+    if more is not None:
+        return int(more.group(1))
+    less = _LESS.search(t)
+    if less is not None:
+        said = less.group(1) or less.group(2)
+        return -int(said) if said else -1
+    if not _COMING.search(t):
+        return None
+    family = _FAMILY.search(t)
+    if family is not None:
+        return int(family.group(1))
+    counted = _GROUP.findall(t) or _GUESTS.findall(t)
+    if counted:
+        return sum(int(g) for g in counted)
+    for word, count in _KIN:
+        if word in t:
+            return count
+    named = _KIN_ONE.findall(t)
+    return max(1, len(named)) if named or "也" in t else None

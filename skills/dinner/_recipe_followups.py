@@ -1,0 +1,102 @@
+"""How a recipe just shown is followed up (DESIGN §3.4): for how many, how long, what to buy, how much.
+
+"按5个人的量" / "做3杯呢" → the same recipe for that many; "大概要多久" → its time; "那要买啥" → its
+amounts alone; "我们4个人，要买多少牛腩" → that amount for that many. Each rule returns the recipe's
+params with what to show (``show``: time, ingredients, amount; ``food``: the one amount asked about).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.skill import Entity, FollowUps, Modifier
+from runtime.skill.parsers import parse_value
+
+__all__ = ["RECIPE_FOLLOW_UPS", "extract_people"]
+
+Params = Mapping[str, Any]
+_PEOPLE = re.compile(r"(\d+|[一二两三四五六七八九十俩仨]+)\s*(?:个人|人份|口人|位|人)(?:的量|吃|份)?")
+# servings of a drink or a bowl, said after its recipe: 做3杯呢 (never a dish's own name: 三杯鸡)
+_CUPS = re.compile(r"(\d+|[一二两三四五六七八九十俩仨]+)\s*(?:杯|碗)(?=$|[的呢吧吗啊呀？?，,。！!])")
+_CN = {"一": 1, "二": 2, "两": 2, "俩": 2, "仨": 3, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+       "十": 10}
+_N = r"[\d一二两三四五六七八九十俩仨]"
+
+
+def extract_people(text: str) -> int | None:
+    """Servings asked for in the question: 4个人的量 / 两人份 / 三口人吃 (not 5个鸡蛋, not 三杯鸡)."""
+    m = _PEOPLE.search(text) or _CUPS.search(text)
+    if m is None:
+        return None
+    raw = m.group(1)
+    value = int(raw) if raw.isdigit() else _CN.get(raw, 10 + _CN.get(raw[-1], 0) if raw.startswith("十") else 0)
+    return value if 1 <= value <= 50 else None
+
+
+def _eaters(text: str, params: Params) -> Any:
+    said = extract_people(text) or parse_value("count", text)
+    return said if isinstance(said, int) and 1 <= said <= 50 else params.get("people")
+
+
+def _dish(params: Params, entity: Entity | None) -> str | None:
+    return None if entity is None or entity.kind != "dish" else str(entity.ref or entity.name)
+
+
+def _base(params: Params) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k not in ("show", "food")}
+
+
+def _servings(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"我家就俩人，量减一下" / "做3杯呢" right after a recipe: the same recipe for that many."""
+    people, dish = extract_people(m.string) or parse_value("count", m.string), _dish(params, entity)
+    if not isinstance(people, int) or not 1 <= people <= 50 or dish is None:
+        return None
+    return {**_base(params), "dish": dish, "people": people}
+
+
+def _time(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    dish = _dish(params, entity)
+    return None if dish is None else {**_base(params), "dish": dish, "show": "time"}
+
+
+def _ingredients(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    dish = _dish(params, entity)
+    if dish is None or (params.get("dish") == dish and shown.get("picked")):
+        return None  # a dish opened from a plan: what to buy is the plan's list
+    return {**_base(params), "dish": dish, "people": _eaters(m.string, params), "show": "ingredients"}
+
+
+def _amount(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    dish = _dish(params, entity)
+    if dish is None:
+        return None
+    food = next((g for g in (m.group("food"), m.group("food2")) if g), "")
+    return {**_base(params), "dish": dish, "people": _eaters(m.string, params), "show": "amount",
+            "food": re.sub(r"^(?:的|这个|那个)|(?:呢|啊|呀)$", "", food)}
+
+
+def _meatless(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"不要有肉的" right after a list of dishes: the same question, for meatless dishes."""
+    asked = str(params.get("dish") or "")
+    if entity is not None or not asked or "素菜" in asked:
+        return None
+    return {**_base(params), "dish": f"{asked}，素菜"}
+
+
+RECIPE_FOLLOW_UPS = FollowUps(
+    slots=("people",),
+    modifiers=(
+        Modifier("how long", r"多久|多长时间|多少时间|几分钟|几个?小时|花多长|费时|耗时", _time),
+        Modifier("how much of a food",
+                 r"(?:要|得|需要|该)?(?:买|准备|放|用|加)多少(?P<food>[\u4e00-\u9fff]{1,4})?"
+                 r"|(?P<food2>[\u4e00-\u9fff]{1,4}?)(?:要|得|需要|该)(?:买|准备|放|用|加)?多少|(?:料|用料|东西|材料)要?(?:加|放|准备|买)?多少"
+                 r"|(?:份量|分量|用量)(?:是)?多少", _amount),
+        Modifier("what to buy",
+                 r"要买(?:些|点)?(?:啥|什么|哪些)|买(?:些|点)?(?:啥|什么|哪些)|(?:需要|要|得)(?:准备)?(?:哪些|什么|啥)(?:东西|材料|食材|料)?"
+                 r"|准备(?:哪些|什么|啥)|用料|材料|食材|配料|原料|清单", _ingredients),
+        Modifier("meatless", r"不要(?:有|带)?肉|不(?:要|带|吃)荤|不带肉|没(?:有)?肉|不吃肉|(?:要|来|换)?素(?:一点|点)?的|吃素", _meatless),
+        Modifier("servings", rf"{_N}+\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?|{_CUPS.pattern}|(?:量|份量|分量|用量)", _servings),
+    ),
+)
