@@ -134,7 +134,7 @@ def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
                      + texts.CONFIRM_SUFFIX)
             return
         pending.params = amended(pending.params, slots)
-        pending.question = engine.dialogue.confirm_question(pending.intent, action, pending.params,
+        pending.question = engine.dialogue.confirm_question(turn, pending.intent, action, pending.params,
                                                             by_model=texts.MODEL_READ in pending.question)
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent
         rebind(turn)

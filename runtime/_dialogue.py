@@ -12,6 +12,7 @@ from runtime._slots import (
     extract_all,
     missing_slots,
     plain,
+    to_confirm,
     typed,
     with_defaults,
 )
@@ -203,17 +204,17 @@ class Dialogue:
 
     def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
-        question = self.confirm_question(session.intent, action, params, by_model=session.by_model)
+        question = self.confirm_question(turn, session.intent, action, params, by_model=session.by_model)
         turn.ctx.pending_confirmation = PendingConfirmation(
             skill=session.skill, action=action.name, intent=session.intent, params=params,
             question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
             topic_version=turn.ctx.topic_version, amend=amend)
         turn.say(question + texts.CONFIRM_SUFFIX)
 
-    def confirm_question(self, intent: str, action: ActionSpec, params: dict[str, Any], *,
+    def confirm_question(self, turn: TurnState, intent: str, action: ActionSpec, params: dict[str, Any], *,
                          by_model: bool = False) -> str:
         """The yes/no question a write asks for ``params`` (said again after a correction)."""
-        question = action.confirm_text(params) if action.confirm_text else self._generic_question(intent, params)
+        question = to_confirm(action, params, turn.now, turn.tz) or self._generic_question(intent, params)
         return question + texts.MODEL_READ if by_model else question
 
     def _generic_question(self, intent: str, params: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from runtime.parsers.correction import corrected_time, correction_tail
 from runtime.parsers.numbers import normalize_numerals
@@ -161,6 +162,14 @@ def changed_slots(action: ActionSpec, params: Mapping[str, Any], text: str, now:
     return {name: value for name, value in found.items()
             if (slot := action.slot(name)) is not None and params.get(name) != value
             and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
+
+
+def to_confirm(action: ActionSpec, params: Mapping[str, Any], now: datetime, tz: str) -> str | None:
+    """The action's own yes/no question, or None. It reads the params plus ``_now`` (the turn's local time),
+    so a day said relatively ("上个月28号") can be named by its date; ``_now`` is never stored."""
+    if action.confirm_text is None:
+        return None
+    return action.confirm_text({**params, "_now": now.astimezone(ZoneInfo(tz))})
 
 
 def plain(params: Mapping[str, Any]) -> dict[str, Any]:

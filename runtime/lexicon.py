@@ -167,7 +167,7 @@ def explained(text: str, spans: list[Span], *, slack: int = 0) -> bool:
 
 # "那广州呢" / "明天呢" / "那要是周四呢" / "换成上海" / "不对，是6个人": a message that only makes sense
 # against the last query's frame. The fragment is handed to that query's slot extraction.
-_LEAD = r"^(?:哦|噢|啊|呃|额|嗯|不用了|算了|还是|要不)?[，,]?"  # "不用了，改成9点半"
+_LEAD = r"^(?:哦|噢|啊|呃|额|嗯|哎呀|哎|唉|诶|欸|不用了|算了|还是|要不)?[，,]?"  # "不用了，改成9点半"
 _FOLLOW_UP = re.compile(
     _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")

@@ -50,6 +50,8 @@ class HealthProfile(SQLModel, table=True):
     city: str | None = Field(default=None, max_length=32)
     dislikes: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     allergies: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # health conditions by name (痛风); the foods each rules out are kept in ``dislikes``
+    conditions: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=True))
     source_msg_id: str | None = Field(default=None, max_length=128)
     updated_at: datetime = _ts()
 

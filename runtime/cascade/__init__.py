@@ -66,7 +66,7 @@ class Cascade:
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
         self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
-                                      registry.write_intents())
+                                      registry.write_intents(), extends=self._extends)
         self._object_words = [o.hints for o in registry.objects]
         # intents that delete or postpone something: a model may only propose them for a thing the message names
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
@@ -196,6 +196,17 @@ class Cascade:
 
         mine, theirs = values(taker), values(owner)
         return any(a == b or (len(a) > 1 and a in b) or (len(b) > 1 and b in a) for a in mine for b in theirs)
+
+    def _extends(self, intent: str, before: str, piece: str) -> bool:
+        """Whether ``piece`` adds items to a list ``intent`` reads in ``before`` ("冰箱里有6个土豆，一块豆腐":
+        the tofu is one more item, not a question about tofu)."""
+        found = self.registry.for_intent(intent)
+        if found is None:
+            return False
+        now = datetime.now().astimezone()
+        alone, joined = extract_all(found[1], before, now), extract_all(found[1], f"{before}，{piece}", now)
+        return any(isinstance(v, list) and isinstance(alone.get(k), list) and len(v) > len(alone[k])
+                   for k, v in joined.items())
 
     def _complete(self, intent: str, words: str) -> bool:
         """Whether ``words`` give ``intent`` everything it needs."""

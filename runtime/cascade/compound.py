@@ -30,7 +30,8 @@ class CompoundStage:
     ``read`` gives the intent a piece asks for by itself; ``shares(taker, owner, words)`` whether the
     taker's action reads in the words the very values the owner's would (a restriction, a goal);
     ``complete(intent, words)`` whether the words are all that intent needs; ``confirms`` the intents
-    that write only after a yes. The same request said in two
+    that write only after a yes; ``extends(intent, before, piece)`` whether a piece adds items to a list
+    the request before it reads (a read-only reading of such a piece is dropped). The same request said in two
     pieces is one ("设一个明早8点的提醒，提醒我带伞") unless each piece is complete ("明早8点提醒我带身份证，
     明晚7点提醒我取蛋糕"); a piece that would be a confirmed write of its own is a value of the request
     beside it when that request takes it ("6个人聚餐，孩子对花生过敏": the restriction of the dinner).
@@ -39,8 +40,9 @@ class CompoundStage:
     stage = Stage.RULES
 
     def __init__(self, read: Reader, shares: Shares, complete: Check, read_only: frozenset[str],
-                 confirms: frozenset[str]) -> None:
+                 confirms: frozenset[str], extends: Shares | None = None) -> None:
         self._read = read
+        self._extends = extends
         self._shares = shares
         self._complete = complete
         self._read_only = read_only
@@ -87,6 +89,8 @@ class CompoundStage:
             return b
         if b in self._confirms and self._shares(a, b, said_b):
             return a
+        if b in self._read_only and self._extends is not None and self._extends(a, said_a, said_b):
+            return a  # "冰箱里有6个土豆，一块豆腐": one more item of the list, not a question of its own
         return None
 
     def match(self, turn: TurnInput) -> Match | None:

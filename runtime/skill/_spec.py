@@ -119,7 +119,8 @@ FollowUp = Callable[[Mapping[str, Any], str], "Mapping[str, Any] | None"]
 class ActionSpec:
     """One action of a skill. ``any_of`` lists slot groups of which one value is enough.
 
-    ``read_only`` actions answer in passing while a task waits; the last read-only or ``repeatable``
+    ``confirm_text`` reads the params plus ``_now`` (the turn's local time: a day said relatively can be
+    named by its date). ``read_only`` actions answer in passing while a task waits; the last read-only or ``repeatable``
     action is the focus an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
     ``amend`` takes a correction of the record the last run made ("不对，改成9点" right after a
     reminder was set): its params are the corrected slots plus ``replaces`` (the last result's

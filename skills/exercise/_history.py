@@ -23,9 +23,10 @@ __all__ = ["DEFAULT_PERIOD", "asks_history", "extract_activity", "extract_histor
 
 DEFAULT_PERIOD = "最近7天"
 LISTED = 10  # workouts listed one by one at most
+FEW = 5  # a period with no more workouts than this lists them one by one, whatever their activity
 # a message that says a workout was done ("昨天游泳了", "今天跑了5公里") and asks nothing
 _DONE = re.compile(r"(?:了|完|过)(?!多少|几)|[\d一二两三四五六七八九十半]\s*(?:分钟|小时|钟头|公里|千米|km)")
-_ASKS = re.compile(r"[?？吗呢]|几|多少|多久|多长|怎么样|咋样|如何|情况|记录|统计|总结|汇总|看看|看下|看一下|查|列|说说|报告")
+_ASKS = re.compile(r"[?？吗呢么]|没有?$|有没有|几|多少|多久|多长|怎么样|咋样|如何|情况|记录|统计|总结|汇总|看看|看下|看一下|查|列|说说|报告")
 
 
 def asks_history(text: str) -> bool:
@@ -141,6 +142,10 @@ def history(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRe
             lines.append(f"（只列了最近{LISTED}次）")
         entities = tuple(workout_entity(r, view.tz) for r in listed)
         return SkillResult("\n".join(lines), data=dto, dto=dto, entities=entities, shown={"period": period.name})
+    if 2 <= len(rows) <= FEW and len(totals) == len(rows):  # a few, each its own activity: numbered ("第二条删了")
+        lines = [head, *(f"{n}. {workout_line(r, view.tz)}" for n, r in enumerate(rows, 1))]
+        return SkillResult("\n".join(lines), data=dto, dto=dto, entities=tuple(workout_entity(r, view.tz) for r in rows),
+                           shown={"period": period.name})
     lines = [head]
     for act, t in sorted(totals.items(), key=lambda a: -a[1]["times"]):
         lines.append(f"· {act} {t['times']:g}次，{_amount(t['minutes'], t['km'])}，约{round(t['kcal'])}千卡")

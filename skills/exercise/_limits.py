@@ -100,12 +100,10 @@ _DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6
 _WEEKDAY = re.compile(r"(?:周|星期|礼拜)(?P<a>[一二三四五六日天])(?:(?:到|至|-|~)(?:周|星期|礼拜)?(?P<b>[一二三四五六日天]))?"
                       r"(?P<more>(?:[、和跟]?[一二三四五六日天](?![点号]))*)")
 _FREE = r"(?:有空|有时间|能练|可以练|方便|才有空|才有时间|能去|可以去|能运动|可以运动|练|去)"
-_BUSY = r"(?:没空|没时间|不行|不方便|练不了|去不了|要上班|加班)"
+_BUSY = r"(?:没空|没时间|不行|不方便|练不了|去不了|要上班|加班|值班|出差|有事|别排|别安排|不要排|不要安排|不排|不安排|空出来)"
 
 
-def extract_days(text: str) -> list[int] | None:
-    """The free weekdays ``text`` states (0 = Monday): "只有周末有空" → [5, 6]; "周二周四晚上有空" → [1, 3];
-    "工作日没空" → [5, 6]; None when it says nothing of free days."""
+def _clause_days(text: str) -> set[int]:
     days: set[int] = set()
     for m in _WEEKDAY.finditer(text):
         a = _DAY_NUM[m.group("a")]
@@ -116,11 +114,26 @@ def extract_days(text: str) -> list[int] | None:
         days |= {5, 6}
     if re.search(r"工作日|上班的日子|平时|平日", text):
         days |= {0, 1, 2, 3, 4}
-    if not days or not re.search(_FREE + "|" + _BUSY + "|只有|只能|就|只在", text):
+    return days
+
+
+def extract_days(text: str) -> list[int] | None:
+    """The free weekdays ``text`` states (0 = Monday): "只有周末有空" → [5, 6]; "周二周四晚上有空" → [1, 3];
+    "工作日没空" → [5, 6]; None when it says nothing of free days. Each clause says free or busy days
+    ("平时没时间，只有周二和周六能练"): the free days said win, else every day but the busy ones."""
+    free: set[int] = set()
+    busy: set[int] = set()
+    for clause in re.split(r"[，,。；;！!]", text):
+        days = _clause_days(clause)
+        if not days:
+            continue
+        if re.search(_BUSY, clause):
+            busy |= days
+        elif re.search(_FREE + "|只有|只能|就|只在", clause):
+            free |= days
+    if not free and not busy:
         return None
-    if re.search(_BUSY, text):
-        days = set(range(7)) - days
-    return sorted(days) or None
+    return sorted(free or set(range(7)) - busy) or None
 
 
 def describe_days(days: Iterable[int]) -> str:
@@ -133,7 +146,7 @@ def describe_days(days: Iterable[int]) -> str:
 
 
 _ADD = re.compile(r"(?:想|要|再|多|能不能|可以)?(?:加|添|增加|多安排|多练|多来|多做|安排|练练|练)(?:点|些|一点|一些|个|一次|一天|上)?"
-                  r"(?P<what>力量训练|力量|撸铁|肌肉|核心|有氧|拉伸|柔韧|瑜伽|游泳|骑车|快走|跑步|跳绳|球类?|[\u4e00-\u9fff]{2,4})")
+                  r"(?:练练|练|做)?(?P<what>力量训练|力量|撸铁|肌肉|核心|有氧|拉伸|柔韧|瑜伽|游泳|骑车|快走|跑步|跳绳|球类?|[\u4e00-\u9fff]{2,4})")
 
 
 def extract_add(text: str) -> list[str] | None:

@@ -3,6 +3,7 @@ correction of it is read ("不对，是前天"), and what to ask when no amount 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -11,6 +12,7 @@ from zoneinfo import ZoneInfo
 from runtime.skill import SkillResult
 from runtime.skill.parsers import parse_value
 from runtime.views import ExecView
+from skills.exercise._entries import entries_of, entry_text
 from skills.exercise._history import workout_entity
 from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, activity_word, estimate, find_activity
 from skills.exercise._when import WorkoutTime, extract_day, resolve_day
@@ -70,7 +72,31 @@ def _day_text(done: datetime, said: str, view: ExecView) -> str:
 
 
 def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
-    """Record one workout (once per message) on the day said (else now), with its energy estimate."""
+    """Record the workout (once per message) on the day said (else now), with its energy estimate; several
+    workouts told in one message ("周一游了半小时，周二跑了4公里") are each recorded."""
+    several = entries_of(params)
+    if not several:
+        return _log_one(view, params, services, view.msg_id)
+    results = [_log_one(view, entry, services, view.msg_id if n == 0 else f"{view.msg_id}#{n + 1}")
+               for n, entry in enumerate(several)]
+    failed = [r for r in results if not r.ok]
+    done = [r for r in results if r.ok]
+    if not done:
+        return failed[0]
+    lines = [f"{n}. {r.reply.split('：', 1)[-1].split('。')[0]}" for n, r in enumerate(done, 1)]
+    head = "记下了" if any(r.data.get("recorded_now") for r in done) else "这些已经记过了"
+    reply = f"{head}这{len(done)}次运动：\n" + "\n".join(lines)
+    reply += f"\n一共约消耗{round(sum(float(r.data.get('kcal') or 0) for r in done))}千卡。"
+    reply += "".join(f"\n{r.reply}" for r in failed)
+    if any(r.data.get("weight_assumed") for r in done):
+        reply += f"\n你还没填体重，先按{DEFAULT_WEIGHT_KG:g}公斤估算；说“体重70公斤”可以算得更准。"
+    dto = {"workouts": [dict(r.dto) for r in done]}
+    return SkillResult(reply, data={**dto, "ref": done[0].data.get("ref")}, dto=dto,
+                       facts={"last_exercise": done[-1].data.get("activity")},
+                       entities=tuple(e for r in done for e in r.entities))
+
+
+def _log_one(view: ExecView, params: Mapping[str, Any], services: Any, msg_id: str) -> SkillResult:
     activity = _activity(params)
     minutes, km = num(params.get("minutes")), num(params.get("distance_km"))
     if activity is None:
@@ -90,8 +116,8 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
     named = _word(params) or activity  # "俯卧撑", as said, not 力量训练
     row = ExerciseLog(user_id=view.user, activity=named, minutes=est.minutes, distance_km=km, met=est.met,
                       weight_kg=weight, weight_assumed=assumed, kcal=est.kcal,
-                      done_at=done.astimezone(UTC), source_msg_id=view.msg_id)
-    stored, inserted = insert_once(services.db, row, msg_id=view.msg_id, user=view.user, tz=view.tz)
+                      done_at=done.astimezone(UTC), source_msg_id=msg_id)
+    stored, inserted = insert_once(services.db, row, msg_id=msg_id, user=view.user, tz=view.tz)
     amount = _amount(stored.minutes, stored.distance_km, est.minutes_estimated)
     head = "记下了" if inserted else "这条已经记过了"
     day = _day_text(stored.done_at if stored.done_at.tzinfo else stored.done_at.replace(tzinfo=UTC),
@@ -106,21 +132,50 @@ def log(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult
                        entities=(workout_entity(stored, view.tz),))
 
 
+def said_day(said: str, now: Any) -> str:
+    """A day as a confirmation says it: "2月28日（上个月28号）"; as said for today or a date said in full."""
+    if not said or not isinstance(now, datetime) or said.startswith("今天") or re.fullmatch(r"\d+月\d+日", said):
+        return said
+    when = resolve_day(said, now)
+    if when is None:
+        return said
+    return f"{when.at.month}月{when.at.day}日（{said}）"
+
+
 def confirm_log(params: Mapping[str, Any]) -> str:
+    now = params.get("_now")
+    several = entries_of(params)
+    if several:
+        lines = "\n".join(f"{n}. {entry_text(e, said_day(str(e.get('day') or ''), now))}"
+                          for n, e in enumerate(several, 1))
+        return f"确认记录这{len(several)}次运动吗？\n{lines}\n"
     raw = str(params.get("activity") or "")
     activity = _word(params) or raw or "运动"
-    day = str(params.get("day") or "")
+    day = said_day(str(params.get("day") or ""), now)
     said = f"{day + ' ' if day else ''}{activity} {_amount(num(params.get('minutes')), num(params.get('distance_km')))}"
     if isinstance(params.get("previous"), Mapping):
         return f"确认把刚才那条改成：{said}吗？"
     return f"确认记录：{said}吗？"
 
 
+_DENIED = re.compile(r"^.*?(?:不是|不对)[^，,。；;]*[，,。；;]\s*")
+_SAID_INSTEAD = re.compile(r"(?:^|[，,。；;\s])\s*(?:而是|应该是|其实是|改成|换成|是)")
+
+
+def _instead(fragment: str) -> str:
+    """The words a correction says instead ("昨天，是前天晚上" → "前天晚上"), not the ones it denies."""
+    marks = list(_SAID_INSTEAD.finditer(fragment))
+    return fragment[marks[-1].end():] if marks else _DENIED.sub("", fragment)
+
+
 def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
     """"不对，是前天" / "是40分钟" / "是游泳" (said of the workout being confirmed or just logged): the
     workout with what the correction names changed, the rest kept; None when it names nothing of it."""
+    several = entries_of(previous)
+    if several:
+        return _corrected_entry(previous, several, fragment)
     changed: dict[str, Any] = {}
-    day = extract_day(fragment)
+    day = extract_day(_instead(fragment))  # "不是昨天，是前天晚上": the day said after the denial
     if day is not None:
         changed["day"] = day
     minutes = parse_value("duration", fragment)
@@ -140,6 +195,20 @@ def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, An
         return None
     kept = {k: v for k, v in previous.items() if k in ("activity", "minutes", "distance_km", "day")}
     return {**kept, **changed}
+
+
+def _corrected_entry(previous: Mapping[str, Any], several: list[dict[str, Any]],
+                     fragment: str) -> Mapping[str, Any] | None:
+    """"周二是5公里" while several workouts wait: the one workout the words name (by its day or its activity),
+    corrected; None when they name none, or more than one."""
+    named = [n for n, e in enumerate(several) if (e.get("day") and str(e["day"]) in fragment) or e["activity"] in fragment]
+    if len(named) != 1:
+        return None
+    entry = several[named[0]]
+    changed = corrected_log(entry, fragment)
+    if changed is None:
+        return None
+    return {**previous, "entries": [dict(changed) if n == named[0] else e for n, e in enumerate(several)]}
 
 
 _VERBS = (("跑步", "跑"), ("快走", "走"), ("走路", "走"), ("散步", "走"), ("骑车", "骑"), ("游泳", "游"), ("爬山", "爬"),

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import Entity, FollowUps, Modifier
+from runtime.skill import Entity, FollowUps, Modifier, Question, Refine
 from runtime.skill.parsers import parse_value
 from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
@@ -73,10 +73,12 @@ _NOT = (r"(?:也)?(?:别|不要|不想|不能|不用|不适合|没法|避开|避
         r"(?:跑跳|又跑又跳|蹦跳|剧烈运动|剧烈的|高强度|[\u4e00-\u9fff]{2,4}?)(?:了|的)?(?=$|[，,。；;！!？?也])"
         r"|[\u4e00-\u9fff]{2,4}?(?:就)?(?:算了|免了|不要了|去掉吧?|别安排了?)")
 _WEEKDAYS = r"(?:(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟到至-]|(?:周|星期|礼拜)|[一二三四五六日天])*|周末|双休|工作日|平时)"
-_FREE_DAYS = (rf"(?:我)?(?:只有|只能|只在|就|平时)?{_WEEKDAYS}(?:的)?(?:早上|晚上|下午|上午|中午)?(?:才)?"
-              r"(?:有空|有时间|能练|可以练|方便|能去|可以去|能运动|可以运动|没空|没时间|不行|不方便|练不了|去不了|要上班|加班)")
+_FREE_DAYS = (rf"(?:我)?(?:只有|只能|只在|就|平时)?{_WEEKDAYS}(?:的)?(?:早上|晚上|下午|上午|中午)?(?:我)?(?:才|要|得|需要|都)?"
+              r"(?:有空|有时间|能练|可以练|方便|能去|可以去|能运动|可以运动|没空|没时间|不行|不方便|练不了|去不了|要上班|加班|"
+              r"值班|出差|有事)"
+              rf"|(?:别|不要|不用|不)(?:给我)?(?:排|安排)(?:在)?{_WEEKDAYS}")
 _ADD = (r"(?:想|要|再|多|能不能|可以)?(?:加|添|增加|多安排|多练|多来|多做|安排|练练)(?:点|些|一点|一些|个|一次|一天|上)?"
-        r"(?:力量训练|力量|撸铁|肌肉|核心|有氧|拉伸|柔韧|瑜伽|游泳|骑车|快走|跑步|跳绳|球类?)(?:训练|练习|运动)?(?:吧|呢)?")
+        r"(?:练练|练|做)?(?:力量训练|力量|撸铁|肌肉|核心|有氧|拉伸|柔韧|瑜伽|游泳|骑车|快走|跑步|跳绳|球类?)(?:训练|练习|运动)?(?:吧|呢)?")
 _MINUTES = (r"(?:每次|一次|每天|一天)(?:只能|只有|就|最多|顶多|能|可以)?(?:练|运动|锻炼)?(?:个)?"
             r"|(?P<shorter>(?:时间)?(?:再)?(?:短|少)(?:一)?点|太长了?|没(?:那么|这么)多时间)"
             r"|(?P<longer>(?:时间)?(?:再)?(?:长|多)(?:一)?点|多练会儿?)")
@@ -84,14 +86,32 @@ _LEVEL = (r"(?P<up>强度(?:再)?(?:大|高|加大|提高|加)(?:一)?点|太轻
           r"|(?P<down>强度(?:再)?(?:小|低|降低|减)(?:一)?点|太累了?|太难了?|吃不消|受不了|轻松(?:一)?点)")
 _GOAL = r"(?:目标)?(?:改成|换成|变成|改为|是|想)?(?:减脂|减肥|瘦身|减重|增肌|长肌肉|控糖|降血糖|保持体重|保持身材)(?:为主)?"
 
+_DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_WHAT_THAT_DAY = (r"(?:那)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?:那天|那次|那一天|的)?(?:我)?(?:要|该|是)?"
+                  r"(?:练|做|安排|干|运动|锻炼)(?:了|的)?(?:个)?(?:啥|什么|哪些|些什么|些啥|什么项目)(?:来着|呢|啊|呀)?")
+
+
+def _that_day(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"周六那天练啥来着": the plan shown, told for that day."""
+    return {**params, "day_asked": _DAY_NUM[m.group("wd")]}
+
+
+def _fresh(apply: Refine) -> Refine:
+    """A change of the plan answers no question about one of its days any more."""
+    def run(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+        return apply({k: v for k, v in params.items() if k != "day_asked"}, m, entity, shown)
+    return run
+
+
 FOLLOW_UPS = FollowUps(
     slots=("goal", "level"),
     modifiers=(
-        Modifier("restriction", f"{BODY}|{_NOT}", _avoid),
-        Modifier("free days", _FREE_DAYS, _days),
-        Modifier("add an activity", _ADD, _add),
-        Modifier("time per session", _MINUTES, _minutes),
-        Modifier("intensity", _LEVEL, _level),
-        Modifier("goal", _GOAL, _goal),
+        Modifier("restriction", f"{BODY}|{_NOT}", _fresh(_avoid)),
+        Modifier("free days", _FREE_DAYS, _fresh(_days)),
+        Modifier("add an activity", _ADD, _fresh(_add)),
+        Modifier("time per session", _MINUTES, _fresh(_minutes)),
+        Modifier("intensity", _LEVEL, _fresh(_level)),
+        Modifier("goal", _GOAL, _fresh(_goal)),
     ),
+    questions=(Question("what on that day", _WHAT_THAT_DAY, _that_day),),
 )

@@ -17,6 +17,7 @@ from runtime.skill import (
 )
 from runtime.views import ExecView
 from skills.exercise._delete import amend_log, delete_confirm_text, delete_log, extract_log_target
+from skills.exercise._entries import extract_entries
 from skills.exercise._history import extract_activity, extract_history_period, history, summarise
 from skills.exercise._limits import describe_avoid, describe_days, extract_add, extract_avoid, extract_days
 from skills.exercise._log import confirm_log, corrected_log, how_long, log, num, weight_of
@@ -52,7 +53,8 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     weight, assumed = weight_of(services, view.user)
     weekly_kcal = sum(estimate(d.activity, minutes=d.minutes, distance_km=None, weight_kg=weight).kcal for d in days)
     minutes = days[0].minutes if days else int(num(params.get("minutes")) or 30)
-    lines = [f"一周训练计划（目标：{goal or '保持健康'}，{level}，每次{minutes}分钟）："]
+    lines = _that_day(days, params.get("day_asked"))
+    lines += [f"一周训练计划（目标：{goal or '保持健康'}，{level}，每次{minutes}分钟）："]
     lines += [f"· {d.label} {d.activity} {d.minutes}分钟 — {d.note}" for d in days]
     kept = describe_avoid(avoid) + ([describe_days(free)] if free else []) + week.changes
     if kept:
@@ -65,6 +67,20 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
            "avoid": avoid, "free_days": free}
     return SkillResult("\n".join(lines), data=dto, dto=dto, facts={"goal": goal} if goal else {},
                        shown={"minutes": minutes, "level": level})
+
+
+_WEEKDAY_NAMES = "一二三四五六日"
+
+
+def _that_day(days: list[Any], asked: Any) -> list[str]:
+    """The answer for one day of the plan ("周六练啥"), said before the plan it comes from."""
+    if not isinstance(asked, int) or isinstance(asked, bool) or not 0 <= asked <= 6:
+        return []
+    name = f"周{_WEEKDAY_NAMES[asked]}"
+    found = [d for d in days if d.weekday == asked]
+    if not found:
+        return [f"{name}没有安排训练，休息或散散步就好。", ""]
+    return [f"{name}：" + "；".join(f"{d.activity} {d.minutes}分钟（{d.note}）" for d in found) + "。", ""]
 
 
 def _extract_level(text: str) -> str | None:
@@ -96,8 +112,7 @@ SPEC = SkillSpec(
                          extract=parse_goal, standalone=True),
                 SlotSpec("level", SlotType.TEXT, "现在的运动基础怎么样？（新手/有基础/老手）", required=False,
                          extract=_extract_level, standalone=True),
-                SlotSpec("minutes", SlotType.DURATION, "每次大概能练多久？", required=False, ask_once=True,
-                         minimum=5, maximum=240),
+                SlotSpec("minutes", SlotType.DURATION, "每次大概能练多久？", required=False, minimum=5, maximum=240),
                 SlotSpec("avoid", SlotType.TEXT_LIST, "有没有要避开的运动或身体部位？", required=False, extract=extract_avoid),
                 SlotSpec("days", SlotType.TEXT_LIST, "哪几天有空？", required=False, extract=extract_days),
                 SlotSpec("add", SlotType.TEXT_LIST, "想多练点什么？", required=False, extract=extract_add),
@@ -113,6 +128,7 @@ SPEC = SkillSpec(
                 SlotSpec("minutes", SlotType.DURATION, "运动了多长时间？", minimum=1, maximum=1440, lookup=how_long),
                 SlotSpec("distance_km", SlotType.DISTANCE, "多少公里？", minimum=0.05, maximum=300),
                 SlotSpec("day", SlotType.TEXT, "哪天练的？", required=False, extract=extract_day),
+                SlotSpec("entries", SlotType.TEXT_LIST, "都练了些什么？", required=False, extract=extract_entries),
             ),
             any_of=(("minutes", "distance_km"),),
             description="记录一次运动并估算消耗（可说哪天：昨晚、上周六）",

@@ -21,11 +21,17 @@ __all__ = ["FROM_PANTRY", "UPDATE_FOLLOW_UPS", "VIEW_FOLLOW_UPS", "extract_item"
 FROM_PANTRY = "用冰箱里的这些能做什么"
 
 
+_ASKED_ABOUT = re.compile(r"^(?P<name>[\u4e00-\u9fff]{1,5}?)(?:还)?(?:剩下?|有)?(?:几|多少)")
+
+
 def extract_item(text: str) -> str | None:
     """The one ingredient a question about the pantry asks after, in the question's own word ("西红柿还剩几个"
     → 西红柿)."""
     named = load_catalog().mentions(text)
-    return named[0][1] if len(named) == 1 else None
+    if len(named) == 1:
+        return str(named[0][1])
+    said = None if named else _ASKED_ABOUT.match(text)  # a thing the catalog does not know ("粉丝还有几把")
+    return said.group("name") if said else None
 
 
 def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,

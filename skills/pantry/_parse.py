@@ -110,6 +110,19 @@ def _named_between(clause: str, start: int, end: int) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", between))
 
 
+# a thing counted with a unit and named right after it, unknown to the catalog: 一把粉丝, 两包挂面
+_COUNTED = re.compile(rf"(?:{_NUM})\s*(?:{_UNIT})(?P<name>[\u4e00-\u9fff]{{1,5}}?)(?:了|的|吧|啊|呀)?$", re.IGNORECASE)
+_NOT_A_THING = re.compile(r"[了过着吗呢吧都也还又是在要想能会]|钱|小时|分钟|钟头|时间|天|人|次|点|号|月|年|公里")
+
+
+def _unknown(clause: str) -> list[tuple[str, str]]:
+    """A thing the catalog does not know, counted in the clause ("一把粉丝"): kept under the name said."""
+    m = _COUNTED.search(clause)
+    if m is None or _NOT_A_THING.search(m.group("name")):
+        return []
+    return [(m.group("name"), m.group("name"))]
+
+
 def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:
     """Every ingredient change stated in ``text`` (empty when none is recognised)."""
     catalog = catalog or load_catalog()
@@ -117,7 +130,7 @@ def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange
     text = _ROUGHLY.sub(r"\1", text)
     changes: dict[str, PantryChange] = {}
     for clause in (c for part in _SPLIT.split(text) for c in _by_quantity(part)):
-        named = catalog.mentions(clause)
+        named = catalog.mentions(clause) or _unknown(clause)
         if not named:
             continue
         quantity, unit = quantity_of(clause)

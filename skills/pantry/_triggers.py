@@ -21,7 +21,9 @@ TRIGGERS: tuple[Trigger, ...] = (
     ),
     Trigger(  # "鸡蛋还剩几个" / "排骨还有多少": how much of one thing is left
         "pantry.view", "pantry.view.item", order=81,
-        pattern=r"^[\u4e00-\u9fff]{1,5}?(?:还)?(?:剩|有|剩下)(?:几个|多少|几斤|几盒|几袋|多少个|多少斤|几根|几颗)(?:了|呀|啊)?[?？吗]?$",
+        pattern=r"^[\u4e00-\u9fff]{1,5}?(?:还)?(?:(?:剩|有|剩下)多少|(?:剩|有|剩下)?(?:几|多少)"
+                r"(?:个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵))(?:了|呀|啊|来着|呢)*[?？吗]?$",
+        unless=r"^(?:今天|明天|现在|一共|总共|要|买|需要|你|我|他|她|做|吃|煮|炒|放|用|还要|一周|每天)",
     ),
     Trigger(
         "pantry.update", "pantry.update", order=90,

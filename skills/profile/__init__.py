@@ -3,6 +3,7 @@ skills, the ``extract_*`` readers the profile fields a message names, :func:`ext
 of the profile a question asks about."""
 
 from skills.profile._parse import (
+    extract_bare_value,
     extract_conditions,
     extract_dislikes,
     extract_field,
@@ -12,5 +13,5 @@ from skills.profile._parse import (
 )
 from skills.profile._view import extract_aspect
 
-__all__ = ["extract_aspect", "extract_conditions", "extract_dislikes", "extract_field", "extract_height",
+__all__ = ["extract_aspect", "extract_bare_value", "extract_conditions", "extract_dislikes", "extract_field", "extract_height",
            "extract_weight", "parse_goal"]

@@ -13,7 +13,7 @@ from runtime.skill.parsers import parse_restrictions, parse_value
 from skills.weather import find_city
 
 __all__ = ["CONDITIONS", "GOALS", "extract_allergies", "extract_city", "extract_conditions", "extract_dislikes",
-           "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]
+           "extract_bare_value", "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]
 
 GOALS = ("减脂", "增肌", "控糖", "保持")
 _GOAL_WORDS = (
@@ -166,6 +166,20 @@ def extract_conditions(text: str) -> list[str] | None:
 
 _FIELDS = (("height_cm", r"身高|个子|多高"), ("weight_kg", r"体重|多重|几斤"), ("goal", r"目标"),
            ("city", r"城市|住哪|住在哪"), ("dislikes", r"忌口|不吃的"), ("allergies", r"过敏"))
+
+
+# a number said alone as the new value ("体重更新一下，72.5", "称错了，改成72"): no unit, at the end
+_BARE_VALUE = re.compile(r"(?:^|[，,：:\s]|改成|改为|换成|更新为|更新成|应该是|其实是|是)\s*(\d{2,3}(?:\.\d{1,2})?)\s*"
+                         r"(?:吧|了|啊|呀|哈)?[。!！~～]*$")
+
+
+def extract_bare_value(text: str) -> float | None:
+    """A number said without its unit as the new value of a field; None when a height or a weight is said
+    in full (that is read as such)."""
+    if extract_height(text) is not None or extract_weight(text) is not None or _TARGET.search(text):
+        return None
+    m = _BARE_VALUE.search(text)
+    return float(m.group(1)) if m else None
 
 
 def extract_field(text: str) -> str | None:

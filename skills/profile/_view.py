@@ -6,17 +6,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.skill import SkillResult
+from runtime.skill import Entity, FollowUps, Modifier, SkillResult
 from runtime.views import ExecView
 from skills.models import HealthProfile
 from skills.store import get_profile
 
-__all__ = ["bmi_text", "extract_aspect", "profile_dto", "view_profile"]
+__all__ = ["VIEW_FOLLOW_UPS", "bmi_text", "extract_aspect", "profile_dto", "view_profile"]
 
 # what a question about the profile asks after (the first that matches wins)
 _ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
             ("height_cm", r"多高|身高|个子"), ("goal", r"目标"), ("city", r"城市|住哪|住在哪"),
-            ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"))
+            ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"),
+            ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|什么病|啥病"))
 
 
 def extract_aspect(text: str) -> str | None:
@@ -39,7 +40,8 @@ def profile_dto(profile: HealthProfile | None) -> dict[str, Any]:
     if profile is None:
         return {}
     return {"goal": profile.goal, "height_cm": profile.height_cm, "weight_kg": profile.weight_kg,
-            "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies)}
+            "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies),
+            "conditions": list(profile.conditions or [])}
 
 
 def _said(dto: Mapping[str, Any]) -> str:
@@ -52,6 +54,8 @@ def _said(dto: Mapping[str, Any]) -> str:
         parts.append(f"体重{dto['weight_kg']:g}公斤")
     if dto.get("city"):
         parts.append(f"常住城市{dto['city']}")
+    if dto.get("conditions"):
+        parts.append("身体情况：" + "、".join(dto["conditions"]))
     if dto.get("dislikes"):
         veg = {"素食": "吃素", "纯素": "吃纯素"}
         parts += [veg[d] for d in dto["dislikes"] if d in veg]
@@ -64,10 +68,11 @@ def _said(dto: Mapping[str, Any]) -> str:
 
 _MISSING = {"bmi": "算BMI要身高和体重，", "weight_kg": "你还没告诉我体重，", "height_cm": "你还没告诉我身高，",
             "goal": "你还没设目标，", "city": "你还没告诉我常住哪个城市，", "dislikes": "你还没说过忌口，",
-            "allergies": "你还没说过对什么过敏，"}
+            "allergies": "你还没说过对什么过敏，", "conditions": "你还没说过有什么慢性病或身体情况，"}
 _EXAMPLE = {"bmi": "说“身高170，体重65公斤”就能算。", "weight_kg": "说“体重65公斤”就能记下。",
             "height_cm": "说“身高170”就能记下。", "goal": "说“目标是减脂”就能记下。", "city": "说“我在杭州”就能记下。",
-            "dislikes": "说“我不吃香菜”就能记下。", "allergies": "说“我对花生过敏”就能记下。"}
+            "dislikes": "说“我不吃香菜”就能记下。", "allergies": "说“我对花生过敏”就能记下。",
+            "conditions": "说“我有痛风”就能记下。"}
 
 
 def _aspect(aspect: str, dto: Mapping[str, Any]) -> str | None:
@@ -88,7 +93,26 @@ def _aspect(aspect: str, dto: Mapping[str, Any]) -> str | None:
         return f"你的常住城市是{value}。"
     if aspect == "dislikes":
         return "你不吃" + "、".join(value) + "。"
+    if aspect == "conditions":
+        whole = _said({k: v for k, v in dto.items() if k in ("conditions", "dislikes", "allergies")})
+        return f"我记下的：{whole}。"
     return "你对" + "、".join(value) + "过敏。"
+
+
+# a message that is only a measure ("一米六五", "165", "六十二公斤左右"): the value of the field just found missing
+_MEASURE = (r"^(?:大概|差不多|估计|应该)?(?:是)?[\d.一二两三四五六七八九十百米点]+\s*(?:厘米|cm|公分|公斤|kg|千克|斤)?"
+            r"(?:吧|左右|多|出头|的样子)?[。!！~～]*$")
+
+
+def _missing_value(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+                   shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"一米六五" right after "你还没告诉我身高": the update of that field (its value is read from the words)."""
+    missing = shown.get("missing")
+    return {"field": missing} if missing in ("height_cm", "weight_kg") else None
+
+
+VIEW_FOLLOW_UPS = FollowUps(modifiers=(Modifier("the value found missing", _MEASURE, _missing_value,
+                                                intent="profile.update"),))
 
 
 def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -101,7 +125,8 @@ def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> Sk
     if isinstance(aspect, str) and aspect in _MISSING:
         answer = _aspect(aspect, dto)
         if answer is None:
-            return SkillResult(_MISSING[aspect] + _EXAMPLE[aspect], dto={"aspect": aspect, "known": False})
+            return SkillResult(_MISSING[aspect] + _EXAMPLE[aspect], dto={"aspect": aspect, "known": False},
+                               shown={"missing": aspect})
         return SkillResult(answer, data=dto, dto={**dto, "aspect": aspect}, facts=facts)
     if not shown:
         return SkillResult("你还没有设置个人资料。可以说“我的目标是减脂，身高170，体重65公斤”。", dto={})

@@ -15,6 +15,7 @@ from skills.profile._parse import (
     CONDITIONS,
     GOALS,
     extract_allergies,
+    extract_bare_value,
     extract_city,
     extract_conditions,
     extract_dislikes,
@@ -25,7 +26,7 @@ from skills.profile._parse import (
     parse_goal,
 )
 from skills.profile._triggers import TRIGGERS
-from skills.profile._view import bmi_text, extract_aspect, view_profile
+from skills.profile._view import VIEW_FOLLOW_UPS, bmi_text, extract_aspect, view_profile
 from skills.store import apply_once, get_profile
 from skills.weather import clean_city
 
@@ -59,6 +60,15 @@ def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
         if not out and isinstance(field, str) and field in _LENIENT:
             # "128" answering 体重多少 reads as "体重128" (斤 from 120 up: people weigh themselves in 斤)
             said = parse_value(_LENIENT[field], "体重" + goal if field == "weight_kg" else goal, answer=True)
+            if isinstance(said, int | float):
+                out[field] = float(said)
+    bare = params.get("value")
+    if isinstance(bare, int | float) and not any(isinstance(params.get(n), int | float) for n in _LENIENT):
+        field = params.get("field")
+        if field not in _LENIENT and bare < 100:  # no field named: under 100 is no height, so a weight
+            field = "weight_kg"
+        if isinstance(field, str) and field in _LENIENT:
+            said = parse_value(_LENIENT[field], f"体重{bare:g}" if field == "weight_kg" else f"{bare:g}", answer=True)
             if isinstance(said, int | float):
                 out[field] = float(said)
     for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250)):
@@ -118,9 +128,7 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
         row = session.exec(select(HealthProfile).where(HealthProfile.user_id == view.user)).first()
         row = row or HealthProfile(user_id=view.user)
         for name, value in changes.items():
-            if name == "conditions":
-                continue  # kept as the foods they rule out (in dislikes)
-            if name in ("dislikes", "allergies"):
+            if name in ("dislikes", "allergies", "conditions"):  # a condition's foods are in dislikes too
                 old = list(getattr(row, name) or [])
                 setattr(row, name, old + [v for v in value if v not in old])
             else:
@@ -155,7 +163,7 @@ _GROUP = ("height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions
 def what_to_change(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
     """The question for an update that says nothing to change: about the field named ("更新一下我的身高" →
     身高多少？), else which one; asked again when the answer changed nothing. None lets the update go on."""
-    if any(params.get(name) not in (None, "", []) for name in _GROUP):
+    if any(params.get(name) not in (None, "", []) for name in _GROUP) or normalise_update(params):
         return None
     if params.get("goal") and normalise_update(params):
         return None
@@ -176,7 +184,7 @@ SPEC = SkillSpec(
                           signals=("多重", "多高", "斤", "公斤", "胖", "瘦", "减肥", "增肌")),),
     actions=(
         ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料",
-                   task="查看健康档案",
+                   task="查看健康档案", follow=VIEW_FOLLOW_UPS,
                    slots=(SlotSpec("aspect", SlotType.TEXT, "想看哪一项？", required=False, extract=extract_aspect),)),
         ActionSpec(
             name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
@@ -193,8 +201,9 @@ SPEC = SkillSpec(
                 SlotSpec("conditions", SlotType.TEXT_LIST, "有什么慢性病或身体情况吗？", required=False,
                          extract=extract_conditions),
                 SlotSpec("field", SlotType.TEXT, "要改哪一项？", required=False, extract=extract_field),
+                SlotSpec("value", SlotType.TEXT, "改成多少？", required=False, extract=extract_bare_value),
             ),
-            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions"),),
+            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions", "value"),),
             description="更新目标、身高、体重、城市、忌口、过敏或身体情况",
         ),
     ),

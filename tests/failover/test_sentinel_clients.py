@@ -162,23 +162,23 @@ def test_a_replica_that_stops_confirming_refuses_the_message_and_a_gone_one_does
 
     async def main() -> tuple[Any, float, Any, Any]:
         try:
-            ok = await scripts.run(Call(PUSH, ["r"], ["1"]))
+            ok = await _eventually(scripts, Call(PUSH, ["warm"], ["1"]))  # a busy machine may miss 300 ms once
             os.kill(replica_pid, signal.SIGSTOP)  # a hung replica: attached, but confirming nothing
             started = time.monotonic()
             with pytest.raises(RedisConnectionError, match="fewer than 1 replicas confirmed"):
-                await scripts.run(Call(PUSH, ["r"], ["2"]))
+                await scripts.run(Call(PUSH, ["r"], ["1"]))
             refused_after = time.monotonic() - started
             os.kill(replica_pid, signal.SIGCONT)
-            again = await _eventually(scripts, Call(PUSH, ["r"], ["3"]))  # once it has caught up
+            again = await _eventually(scripts, Call(PUSH, ["r"], ["2"]))  # once it has caught up (a retry pushes again)
             pair.replica.kill()  # the master is alone now: a message is accepted without waiting
             await asyncio.sleep(1.2)  # the replicas are read again at most a second later
-            alone = await scripts.run(Call(PUSH, ["r"], ["4"]))
+            alone = await scripts.run(Call(PUSH, ["r"], ["3"]))
             return ok, refused_after, again, alone
         finally:
             scripts.close()
 
     ok, refused_after, again, alone = asyncio.run(main())
-    assert ok == 1 and 0.25 <= refused_after < 3.0 and again == 3 and alone == 4
+    assert ok >= 1 and 0.25 <= refused_after < 3.0 and again >= 2 and alone == again + 1
 
 
 def test_the_target_is_described_without_its_password() -> None:

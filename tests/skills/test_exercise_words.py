@@ -60,7 +60,8 @@ def test_the_record_and_every_reply_say_the_word(services: Services, make_view: 
     exercise.log(make_view(run, msg_id="m2"), run, services)
 
     week = exercise.history(make_view(msg_id="m3"), {"period": "这周"}, services)
-    assert "· 俯卧撑 1次" in week.reply and "· 慢跑 1次" in week.reply and "力量训练" not in week.reply
+    assert "1. 12月2日 俯卧撑 30分钟" in week.reply and "2. 12月2日 慢跑 5公里" in week.reply  # few: one by one
+    assert "力量训练" not in week.reply
     runs = exercise.history(make_view(msg_id="m4"), {"period": "这周", "activity": "跑步"}, services)
     assert "慢跑 5公里" in runs.reply  # 跑步 takes the 慢跑
     only = exercise.history(make_view(msg_id="m5"), {"period": "这周", "activity": extract_activity("俯卧撑的记录")},
