@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from bot.settings import Settings
+
 __all__ = ["describe_database", "describe_redis", "log_startup", "version"]
 
 log = logging.getLogger("bot.startup")
@@ -23,19 +25,19 @@ def version() -> str:
         return "unknown"
 
 
-def describe_redis(settings: Any) -> str:
+def describe_redis(settings: Settings) -> str:
     """Where this process's Redis is (``embedded``, the URL or Sentinel's master), never a password."""
     return "embedded" if settings.embedded else str(settings.redis_target().describe())
 
 
-def describe_database(settings: Any) -> str:
+def describe_database(settings: Settings) -> str:
     """The SQL database without its password: ``postgresql://wxbot@host:5432/wxbot`` or the SQLite file."""
     if not settings.database_url:
         return f"sqlite {settings.data_dir / 'wxbot.db'}"
     return make_url(settings.database_url).render_as_string(hide_password=True)
 
 
-def log_startup(role: str, settings: Any, **fields: Any) -> None:
+def log_startup(role: str, settings: Settings, **fields: Any) -> None:
     """``started`` with the role, the version, Redis, the database and ``fields`` (queues, names …)."""
     log.info("%s started", role, extra={"role": role, "version": version(), "redis": describe_redis(settings),
                                         "database": describe_database(settings), **fields})

@@ -14,8 +14,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import fakeredis
-
 __all__ = ["LOG_FILE", "SNAPSHOT", "LocalState"]
 
 SNAPSHOT = "redis.snapshot"
@@ -24,18 +22,19 @@ _LEGACY_CONTEXTS = "contexts.json"  # the contexts-only file of older versions
 
 
 class LocalState:
-    """An in-process Redis substitute whose contents live in ``directory``."""
+    """An in-process Redis substitute (``redis``, from :func:`bot.compose.embedded_redis`) whose
+    contents live in ``directory``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, redis: Any) -> None:
         self.directory = directory
-        self.redis: Any = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        self.redis: Any = redis
         self._stamp: tuple[int, int, int] | None = None
 
     @classmethod
-    def open(cls, directory: Path) -> LocalState:
-        """The state of ``directory`` (created if missing), loaded from its snapshot."""
+    def open(cls, directory: Path, redis: Any) -> LocalState:
+        """The state of ``directory`` (created if missing) in ``redis``, loaded from its snapshot."""
         directory.mkdir(parents=True, exist_ok=True)
-        state = cls(directory)
+        state = cls(directory, redis)
         state.load()
         return state
 

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from bot._startup import log_startup
+from bot.settings import Settings
 
 __all__ = ["JsonFormatter", "configure_logging", "hash_user", "log_startup", "log_turn", "turn_context"]
 
@@ -123,14 +124,14 @@ class AccessFields(logging.Filter):
         return True
 
 
-def configure_logging(settings: Any, *, level: int | str | None = None, stream: TextIO | None = None) -> None:
+def configure_logging(settings: Settings, *, level: int | str | None = None, stream: TextIO | None = None) -> None:
     """Route every logger to one handler on ``stream`` (stderr): JSON lines, or text with
     ``LOG_FORMAT=text``; the secrets in ``settings`` are scrubbed from both."""
-    secrets = [str(getattr(settings, name, "") or "") for name in (
-        "wechat_token", "wechat_app_secret", "wechat_aes_key", "openai_api_key", "admin_token")]
-    secrets += [v for k, v in (getattr(settings, "openai_extra", {}) or {}).items() if "KEY" in k or "SECRET" in k]
-    salt = str(getattr(settings, "wechat_app_id", "") or "")
-    kind = TextFormatter if getattr(settings, "log_format", "json") == "text" else JsonFormatter
+    secrets = [settings.wechat_token, settings.wechat_app_secret, settings.wechat_aes_key, settings.openai_api_key,
+               settings.admin_token]
+    secrets += [v for k, v in settings.openai_extra.items() if "KEY" in k or "SECRET" in k]
+    salt = settings.wechat_app_id
+    kind = TextFormatter if settings.log_format == "text" else JsonFormatter
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(kind(secrets=secrets, salt=salt))
     handler.addFilter(AccessFields())
@@ -138,7 +139,7 @@ def configure_logging(settings: Any, *, level: int | str | None = None, stream: 
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level if level is not None else str(getattr(settings, "log_level", "info")).upper())
+    root.setLevel(level if level is not None else settings.log_level.upper())
     for name in LIBRARY_LOGGERS:  # their own handlers (if any were set) would print plain text
         library = logging.getLogger(name)
         for old in list(library.handlers):

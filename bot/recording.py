@@ -1,6 +1,6 @@
 """Tool answers recorded at the edge and answered again in re-runs.
 
-Built where the services are built (``bot.app``): :class:`RecordingWeather` wraps the weather port and
+Built where the services are built (``bot.compose``): :class:`RecordingWeather` wraps the weather port and
 :class:`RecordingCache` the skills' cache, so every forecast a turn used — fetched, or read from the
 hourly cache — and every weather error land in the turn's transcript entry
 (``runtime.transcript.ToolCall``). A re-run (``wxbot replay USER --rerun``, the admin page's diff)

@@ -25,7 +25,9 @@ from runtime.turn import Inbound, Origin, TurnResult
 DuePushes = Callable[[datetime], list[Any]]
 
 
-class _Engine(Protocol):
+class _Conversation(Protocol):
+    """What a script talks to: the engine, or the engine with its turns recorded."""
+
     def handle(self, inbound: Inbound) -> TurnResult: ...
 
     def show(self, user: str, intent: str, result: Any, *, at: datetime) -> None: ...
@@ -77,7 +79,7 @@ class ScriptRunner:
     else at the script's first ``at``/``advance_to``, else at the wall clock.
     """
 
-    engine: _Engine
+    engine: _Conversation
     clock: SettableClock | None = None
     due_pushes: DuePushes | None = None
     touch_notice: Callable[[str], str | None] | None = None

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from runtime import texts
-from runtime._apply_common import Engine, rebind, repeat_pending
+from runtime._apply_common import Carrier, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
 from runtime._slots import amended, another_thing, extract_all
@@ -20,35 +20,35 @@ from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 
 
-def apply_match(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def apply_match(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Carry out ``match``: reply, change the context, run skills."""
     handler = _HANDLERS.get(match.kind, unknown)
     handler(engine, turn, match, view, summary)
 
 
-def _welcome(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _welcome(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     turn.data["subscribed"] = True
     turn.say(texts.welcome(engine.registry))
 
 
-def _goodbye(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _goodbye(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     if (view.event or "").lower() == "unsubscribe":
         turn.data["unsubscribed"] = True
 
 
-def _unsupported(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _unsupported(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     turn.say(texts.VOICE_UNREADABLE if match.detail == "voice" else texts.UNSUPPORTED)
     repeat_pending(turn)
 
 
-def _help(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _help(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     talk = engine.registry.fallback()  # what-can-you-do is small talk about the bot itself
     turn.trace.intent = talk[1].intent if talk is not None else turn.trace.intent
     turn.say(texts.help_text(engine.registry))
     repeat_pending(turn)
 
 
-def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _cancel(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
     if ctx.pending_confirmation is not None:
         ctx.pending_confirmation = None
@@ -69,7 +69,7 @@ def _cancel(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     engine.dialogue.offer_resume(turn)
 
 
-def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _continue(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
     if ctx.active is None and engine.dialogue.resume(turn):
         return
@@ -83,7 +83,7 @@ def _continue(engine: Engine, turn: TurnState, match: Match, view: RouterView, s
         turn.say(texts.NOTHING_TO_CONTINUE)
 
 
-def _confirm(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _confirm(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     pending = turn.ctx.pending_confirmation
     if pending is None:
         turn.say(texts.NOTHING_TO_CONFIRM)
@@ -94,7 +94,7 @@ def _confirm(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     repeat_pending(turn)
 
 
-def _reset(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _reset(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx = turn.ctx
     ctx.active, ctx.pending_confirmation, ctx.clarification = None, None, None
     ctx.paused.clear()
@@ -103,7 +103,7 @@ def _reset(engine: Engine, turn: TurnState, match: Match, view: RouterView, summ
     turn.say(texts.RESET_DONE)
 
 
-def _answer(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _answer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     if match.also:
         engine.dialogue.run_read_only(turn, match.also, match.also_text)
     session, value = turn.ctx.active, match.params.get("value")
@@ -114,7 +114,7 @@ def _answer(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     engine.dialogue.answer(turn, value, text=view.text)
 
 
-def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Slots named by their own words: a correction, others out of order, several at once."""
     ctx = turn.ctx
     slots = dict(match.params.get("slots") or {})
@@ -165,7 +165,7 @@ def _fill(engine: Engine, turn: TurnState, match: Match, view: RouterView, summa
         turn.replies.insert(before, lead)
 
 
-def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _invalid(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     session = turn.ctx.active
     if session is None or session.expected_input is None:
         unknown(engine, turn, match, view, summary)
@@ -185,7 +185,7 @@ def _invalid(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
         turn.say(texts.INVALID_GIVE_UP.format(task=engine.registry.task_name(session.intent), question=expected.question))
 
 
-def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _choice(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     clar = turn.ctx.clarification
     turn.ctx.clarification = None
     index = int(match.params.get("choice", 0)) - 1
@@ -204,7 +204,7 @@ def _choice(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         turn.say("好的。" + texts.help_text(engine.registry))
 
 
-def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _clarify(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     picks = list(match.params.get("picks") or ())
     if picks:  # which of the things shown ("把那个取消了" after two reminders)
         options = [ClarifyOption(label=str(p["label"]), intent=str(p["intent"]), params=dict(p["params"])) for p in picks]
@@ -219,7 +219,7 @@ def _clarify(engine: Engine, turn: TurnState, match: Match, view: RouterView, su
     turn.say(question)
 
 
-def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _intent(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     ctx, dialogue, intent = turn.ctx, engine.dialogue, match.intent
     if match.also and dialogue.run_read_only(turn, match.also, match.also_text):
         # "周五晚上8点提醒我开会，周五是几号啊": the question answered, the task started from the rest
@@ -251,11 +251,11 @@ def _intent(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
         unknown(engine, turn, match, view, summary)
 
 
-def _start(engine: Engine, turn: TurnState, intent: str, text: str, params: Mapping[str, Any]) -> bool:
+def _start(engine: Carrier, turn: TurnState, intent: str, text: str, params: Mapping[str, Any]) -> bool:
     return engine.dialogue.start(turn, intent, text, dict(params))
 
 
-def _compound(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
     parts = [str(p) for p in match.params.get("parts") or ()]
     together = list(match.params.get("together") or ())

@@ -1,4 +1,4 @@
-"""What every handler of a decision shares: the engine it needs, and asking the waiting question again."""
+"""What every handler of a decision shares: what it needs of the engine, and asking the waiting question again."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from runtime._turnstate import TurnState
 from runtime.context import PausedTask
 from runtime.skill import SkillRegistry
 
-__all__ = ["Engine", "rebind", "repeat_pending"]
+__all__ = ["Carrier", "rebind", "repeat_pending"]
 
 
-class Engine(Protocol):
-    """What carrying out a decision needs of the engine (not the engine module itself: no import circle)."""
+class Carrier(Protocol):
+    """The engine as a decision's handler sees it: what carrying the decision out needs (not the engine
+    module itself: no import circle)."""
 
     dialogue: Dialogue
     registry: SkillRegistry

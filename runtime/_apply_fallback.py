@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime import texts
-from runtime._apply_common import Engine, repeat_pending
+from runtime._apply_common import Carrier, repeat_pending
 from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade import Kind, Match
@@ -22,7 +22,7 @@ __all__ = ["unknown"]
 _FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
 
 
-def unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def unknown(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Small talk in kind, the agent, or "not yet" — never a stack trace, never silence."""
     talk = engine.registry.fallback()
     chat = match.kind is Kind.CHITCHAT
@@ -61,21 +61,21 @@ def unknown(engine: Engine, turn: TurnState, match: Match, view: RouterView, sum
     repeat_pending(turn)
 
 
-def _talked(engine: Engine, turn: TurnState, action: Any) -> str:
+def _talked(engine: Carrier, turn: TurnState, action: Any) -> str:
     """The small-talk skill's own reply to the message (no state changes)."""
     view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
                           params=extract_all(action, turn.inbound.text, turn.now))
     return str(action.run(view, view.params, engine.dialogue.services).reply)
 
 
-def _offline_text(engine: Engine, turn: TurnState, view: RouterView) -> str:
+def _offline_text(engine: Carrier, turn: TurnState, view: RouterView) -> str:
     """What :func:`_offline_reply` would say, without noting that the feature list was offered."""
     if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
         return texts.ONLY_CHINESE
     return texts.UNKNOWN_SHORT if turn.ctx.summary.help_offered else texts.unknown(engine.registry)
 
 
-def _offline_reply(engine: Engine, turn: TurnState, view: RouterView) -> str:
+def _offline_reply(engine: Carrier, turn: TurnState, view: RouterView) -> str:
     """A message nothing explained: the feature list offered once, not on every miss."""
     if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
         return texts.ONLY_CHINESE  # "remind me to call mom tomorrow"
@@ -86,7 +86,7 @@ def _offline_reply(engine: Engine, turn: TurnState, view: RouterView) -> str:
     return texts.UNKNOWN_SHORT
 
 
-def _runner(engine: Engine, turn: TurnState) -> Any:
+def _runner(engine: Carrier, turn: TurnState) -> Any:
     def run_action(action: Any, params: Mapping[str, Any]) -> Any:
         view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
                               params=params)

@@ -3,7 +3,7 @@ action a pick, a modifier or a derived question worked out."""
 
 from __future__ import annotations
 
-from runtime._apply_common import Engine, repeat_pending
+from runtime._apply_common import Carrier, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._slots import extract_all, moved_earlier, time_slots, with_defaults
 from runtime._turnstate import TurnState
@@ -15,7 +15,7 @@ from runtime.views import ModelSummary, RouterView
 __all__ = ["follow_up", "refer"]
 
 
-def follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
     ctx, fragment = turn.ctx, str(match.params.get("fragment") or "")
     frame = ctx.focus
@@ -66,7 +66,7 @@ def follow_up(engine: Engine, turn: TurnState, match: Match, view: RouterView, s
     engine.dialogue.advance(turn, session, action)
 
 
-def refer(engine: Engine, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def refer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Run the intent a follow-up of the focus worked out ("第二道怎么做" → that recipe; "便宜点" → the
     plan again with a lower budget), with params the skill's own declarations built from the focus."""
     ctx = turn.ctx

@@ -32,7 +32,7 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine:
+def make_sql_engine(url: str, *, schema: str | None = None, **kwargs: Any) -> Engine:
     """An engine for ``url``. ``schema`` sets the PostgreSQL search_path (throwaway test schemas)."""
     url = normalise_url(url)
     if url.startswith("sqlite"):

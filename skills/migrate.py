@@ -28,7 +28,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 
 __all__ = [
     "MIGRATIONS_DIR", "SchemaError", "SchemaStatus", "alembic_config", "current", "head", "init_db", "status",
@@ -179,7 +179,7 @@ def upgrade_engine(engine: Engine, revision: str = "head") -> SchemaStatus:
 
 def upgrade(url: str, revision: str = "head", *, schema: str | None = None) -> SchemaStatus:
     """Upgrade the database at ``url`` (SQLite or PostgreSQL) to ``revision``."""
-    engine = make_engine(url, schema=schema)
+    engine = make_sql_engine(url, schema=schema)
     try:
         return upgrade_engine(engine, revision)
     finally:

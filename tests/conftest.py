@@ -145,7 +145,7 @@ def pg_url(make_pg_database: Callable[[], str]) -> str:
 def _admin_engine(url: str) -> Engine:
     from sqlalchemy.pool import NullPool
 
-    from skills.db import make_engine
+    from skills.db import make_sql_engine
 
-    return make_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool,
+    return make_sql_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool,
                        connect_args={"connect_timeout": 5})

@@ -8,24 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.admin.overview import AdminDeps, collect_stats, deps_of
+from bot.admin._labels import counted_deliveries, delivery_label, entry_view, local_time, state_text
+from bot.admin.overview import AdminDeps, collect_stats
 from bot.admin.rerun import RerunReport, TurnDiff, rerun
 from bot.admin.simulator import SimulatorConfig, simulator_routes
 from bot.admin.web import admin_routes
 
 __all__ = [
-    "AdminDeps", "RerunReport", "SimulatorConfig", "TurnDiff", "admin_routes", "collect_stats", "deps_of",
-    "mount", "rerun", "simulator_routes",
+    "AdminDeps", "RerunReport", "SimulatorConfig", "TurnDiff", "admin_routes", "collect_stats", "counted_deliveries",
+    "delivery_label", "entry_view", "local_time", "mount", "rerun", "simulator_routes", "state_text",
 ]
 
 
-def mount(app: Any, source: Any, *, webhook_path: str = "/wechat", metrics: bool = True) -> None:
+def mount(app: Any, deps: AdminDeps, *, webhook_path: str = "/wechat", metrics: bool = True) -> None:
     """Add /admin, /simulator (and /metrics) to a Starlette ``app`` built by ``bot.webhook.create_app``.
 
-    Call before the app serves its first request. ``source`` is a ``bot.app.Runtime`` or an
-    :class:`AdminDeps` (settings, the webhook's Redis client, the context store).
+    Call before the app serves its first request. ``deps``: settings, the webhook's Redis client and
+    the context store.
     """
-    deps = deps_of(source)
     routes = admin_routes(deps) + simulator_routes(deps, SimulatorConfig(webhook_path=webhook_path))
     if metrics:
         from bot.metrics import Metrics, instrument, metrics_routes

@@ -1,22 +1,15 @@
-"""Shared pieces of the admin commands (replay, inspect, reset, stats): Redis, --since, formatting."""
+"""Shared pieces of the admin commands (replay, inspect, reset, stats): options, --since, formatting."""
 
 from __future__ import annotations
 
 import argparse
 import re
-import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from runtime.transcript import DeliveryEntry, TurnEntry, UnreadableEntry
 
-EMBEDDED_HINT = (
-    "wxbot {command}: no REDIS_URL is set and no local chat is saved in {directory} — `wxbot chat` keeps "
-    "its conversation there (or pass --state DIR); a `wxbot serve` without REDIS_URL keeps transcripts "
-    "and contexts inside its own process (browse them at http://127.0.0.1:8000/admin with ADMIN_TOKEN "
-    "set). Point this command at the bot's Redis with --redis-url URL or REDIS_URL=…"
-)
 _RELATIVE = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -26,46 +19,6 @@ def add_redis_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", metavar="URL", help="the bot's Redis (default: REDIS_URL)")
     parser.add_argument("--state", metavar="DIR",
                         help="without a Redis: the folder of a `wxbot chat` conversation (default DATA_DIR/chat)")
-
-
-def connect(args: argparse.Namespace, settings: Any, command: str, *, writes: bool = False) -> Any | None:
-    """A Redis client, or None after telling the user why there is nothing to inspect.
-
-    Without a Redis URL, the local conversation of ``wxbot chat`` (``--state DIR``, default
-    ``DATA_DIR/chat``) is read from its snapshot; with ``writes`` it is saved back when the command ends.
-    """
-    url = getattr(args, "redis_url", None)
-    if not url and settings.embedded:
-        return _local(args, settings, command, writes=writes)
-    import redis
-
-    from bot.redis_client import RedisTarget
-    from bot.redis_client import connect as connect_redis
-
-    target = RedisTarget(url=url) if url else settings.redis_target()  # Sentinel's master when configured
-    client = connect_redis(target)
-    try:
-        client.ping()
-    except redis.RedisError as exc:
-        print(f"wxbot {command}: cannot reach Redis ({target.describe()}): {exc}", file=sys.stderr)
-        return None
-    return client
-
-
-def _local(args: argparse.Namespace, settings: Any, command: str, *, writes: bool) -> Any | None:
-    import atexit
-    from pathlib import Path
-
-    from bot.localstate import LocalState
-
-    directory = Path(getattr(args, "state", None) or settings.data_dir / "chat")
-    if not LocalState.exists(directory):
-        print(EMBEDDED_HINT.format(command=command, directory=directory.resolve()), file=sys.stderr)
-        return None
-    state = LocalState.open(directory)
-    if writes:
-        atexit.register(state.save)
-    return state.redis
 
 
 def parse_since(value: str | None, now: datetime | None = None) -> datetime | str | None:

@@ -9,9 +9,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.admin._labels import STAGE_NAMES, counted_deliveries
+from bot.admin.rerun import Sandbox
 from bot.queue.depths import queue_report
+from bot.settings import Settings
+from bot.wechat.crypto import WebhookSecrets
 from runtime import keys
-from runtime.store import ContextStore, RedisContextStore
+from runtime.store import ContextStore
 from runtime.transcript import Transcript, stream_id_at
 
 HOURS = 24
@@ -20,24 +23,16 @@ HOURLY_USERS, HOURLY_ENTRIES_PER_USER = 500, 400
 
 @dataclass(frozen=True)
 class AdminDeps:
-    """What the admin surface reads: settings, the bot's Redis and its context store."""
+    """What the admin surface reads and uses: settings, the bot's Redis, its context store and
+    transcript, the webhook's secrets (the simulator signs as WeChat does) and the re-run sandbox
+    (built by :func:`bot.compose.webhook`)."""
 
-    settings: Any
+    settings: Settings
     redis: Any
     store: ContextStore
-
-    @classmethod
-    def build(cls, settings: Any, redis: Any, store: ContextStore | None = None) -> AdminDeps:
-        """For the webhook: the engine's own store in embedded mode, else the Redis store."""
-        return cls(settings=settings, redis=redis, store=store if store is not None else RedisContextStore(redis))
-
-
-def deps_of(source: Any) -> AdminDeps:
-    """Accept a ``bot.app.Runtime``, an ``EdgeRuntime`` plus settings, or an :class:`AdminDeps`."""
-    if isinstance(source, AdminDeps):
-        return source
-    store = getattr(source, "store", None) or getattr(getattr(source, "engine", None), "store", None)
-    return AdminDeps(settings=source.settings, redis=source.redis, store=store or RedisContextStore(source.redis))
+    transcript: Transcript
+    secrets: WebhookSecrets
+    sandbox: Sandbox
 
 
 def collect_stats(redis: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Re-run a user's recorded inbound messages through the current code, in a sandbox, and diff.
 
-The sandbox is a fresh runtime: an in-memory context store, a fakeredis server of its own, a
+The sandbox is a fresh engine: an in-memory context store, a fakeredis server of its own, a
 temporary SQLite file, the weather each turn recorded (``bot.recording.ReplayWeather``: the same
 forecast, or the same error; the deterministic fake for turns recorded without one) and (unless
 asked) no language model. Each turn runs at its original time (``Inbound.at``); nothing is delivered
@@ -9,17 +9,16 @@ and no real data is written. So a turn shows as changed only when the code answe
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runtime.transcript import TurnEntry
+from bot.settings import Settings
+from runtime.transcript import TurnEntry, TurnHandler
 from runtime.turn import Inbound, TurnResult
 
 COMPARED = ("stage", "intent", "reply")
@@ -83,7 +82,7 @@ def diff_turn(index: int, recorded: TurnEntry, result: TurnResult | None, error:
                     rerun=after, error=error, changed=changed)
 
 
-def sandbox_settings(settings: Any, directory: Path, *, with_llm: bool = False) -> Any:
+def sandbox_settings(settings: Settings, directory: Path, *, with_llm: bool = False) -> Any:
     """``settings`` pointed at nothing real: embedded Redis, a scratch SQLite, fake weather."""
     update: dict[str, Any] = {"redis_url": "", "database_url": "", "data_dir": directory, "weather_fake": True}
     if not with_llm:
@@ -91,35 +90,25 @@ def sandbox_settings(settings: Any, directory: Path, *, with_llm: bool = False) 
     return settings.model_copy(update=update)
 
 
-@contextmanager
-def sandbox(settings: Any, *, with_llm: bool = False, weather: Any = None) -> Iterator[Any]:
-    """A throw-away ``bot.app.Runtime``; its directory is removed afterwards."""
-    import fakeredis
+class Sandbox(Protocol):
+    """Opens a throw-away engine for a re-run (``with_llm``: the configured model too; ``weather``: the
+    port answering as recorded); everything it wrote is gone when the block ends.
+    :func:`bot.compose.rerun_sandbox` builds the real one."""
 
-    from bot.app import build_runtime
-    from runtime.store import InMemoryContextStore
-
-    directory = Path(tempfile.mkdtemp(prefix="wxbot-rerun-"))
-    try:
-        local = sandbox_settings(settings, directory, with_llm=with_llm)
-        yield build_runtime(local, store=InMemoryContextStore(),
-                            redis=fakeredis.FakeRedis(server=fakeredis.FakeServer()),
-                            database_url=f"sqlite:///{directory / 'rerun.db'}", weather=weather)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
+    def __call__(self, *, with_llm: bool, weather: Any) -> AbstractContextManager[TurnHandler]: ...
 
 
-def rerun(user: str, turns: Sequence[TurnEntry], settings: Any, *, with_llm: bool = False) -> RerunReport:
+def rerun(user: str, turns: Sequence[TurnEntry], sandbox: Sandbox, *, with_llm: bool = False) -> RerunReport:
     """Replay ``turns`` (oldest first) through the current engine in a sandbox and diff each one."""
     from bot.recording import ReplayWeather
 
     diffs: list[TurnDiff] = []
     weather = ReplayWeather()
-    with sandbox(settings, with_llm=with_llm, weather=weather) as runtime:
+    with sandbox(with_llm=with_llm, weather=weather) as engine:
         for i, entry in enumerate(turns, start=1):
             weather.load(entry.tools)
             try:
-                result = runtime.engine.handle(entry.inbound)
+                result = engine.handle(entry.inbound)
             except Exception as exc:  # a crash in new code is exactly what a re-run must show
                 diffs.append(diff_turn(i, entry, None, f"{type(exc).__name__}: {exc}"[:300]))
                 continue

@@ -27,8 +27,8 @@ from starlette.routing import BaseRoute, Route
 from bot.admin._auth import AdminGate, Verdict
 from bot.admin._labels import delivery_label
 from bot.admin._pages import SECURITY_HEADERS, asset, login_page
-from bot.admin.overview import deps_of
-from runtime.transcript import DeliveryEntry, Transcript, TurnEntry
+from bot.admin.overview import AdminDeps
+from runtime.transcript import DeliveryEntry, TurnEntry
 
 SIM_USER = re.compile(r"^sim-[A-Za-z0-9_-]{1,40}$")
 MAX_TEXT = 600
@@ -63,13 +63,12 @@ def update_view(entry: TurnEntry | DeliveryEntry) -> dict[str, Any]:
             "ref": entry.ref}
 
 
-def simulator_routes(source: Any, config: SimulatorConfig | None = None) -> list[BaseRoute]:
-    """Routes of the simulator page for ``source`` (a ``bot.app.Runtime`` or ``AdminDeps``)."""
-    deps = deps_of(source)
+def simulator_routes(deps: AdminDeps, config: SimulatorConfig | None = None) -> list[BaseRoute]:
+    """Routes of the simulator page."""
     settings = deps.settings
     config = config or SimulatorConfig()
     gate = AdminGate(settings.admin_token)
-    transcript = Transcript.from_settings(deps.redis, settings)
+    transcript = deps.transcript
 
     def refused(request: Request, *, api: bool) -> Response | None:
         if not gate.enabled:
@@ -92,10 +91,9 @@ def simulator_routes(source: Any, config: SimulatorConfig | None = None) -> list
         return f"http://{host}:{port}{config.webhook_path}"
 
     def deliver(url: str, user: str, text: str) -> dict[str, Any]:
-        from bot.app import secrets
         from bot.wechat.testkit import MessageFactory, WebhookDriver, next_msg_id
 
-        conf = secrets(settings)
+        conf = deps.secrets
         mode = conf.mode if conf.aes_key else "plain"
         msg_id = next_msg_id()
         with WebhookDriver(url, settings.wechat_token, mode=mode, aes_key=conf.aes_key,

@@ -1,7 +1,7 @@
 """The admin web surface under ``/admin``: conversations, transcripts with traces, re-run diff, stats.
 
 Read-only by construction: there is no route that delivers, enqueues or edits anything (the only
-POSTs are login and logout). Mount with ``app.router.routes.extend(admin_routes(runtime))``.
+POSTs are login and logout). Mount with ``app.router.routes.extend(admin_routes(deps))``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from bot.admin._auth import COOKIE, COOKIE_MAX_AGE, AdminGate, Verdict, form_fie
 from bot.admin._labels import entry_view, local_time
 from bot.admin._pages import SECURITY_HEADERS, asset, favicon, login_page
 from bot.admin.cli_support import parse_since
-from bot.admin.overview import AdminDeps, context_view, deps_of, page_stats
-from runtime.transcript import Transcript
+from bot.admin.overview import AdminDeps, context_view, page_stats
 
 Handler = Callable[[Request], Awaitable[Response]]
 MAX_LIMIT = 1000
@@ -69,11 +68,10 @@ def _limit(request: Request, default: int) -> int:
         return default
 
 
-def admin_routes(source: Any) -> list[BaseRoute]:
-    """Routes of the admin surface for ``source`` (a ``bot.app.Runtime`` or :class:`AdminDeps`)."""
-    deps: AdminDeps = deps_of(source)
+def admin_routes(deps: AdminDeps) -> list[BaseRoute]:
+    """Routes of the admin surface."""
     gate = AdminGate(deps.settings.admin_token)
-    transcript = Transcript.from_settings(deps.redis, deps.settings)
+    transcript = deps.transcript
     tz = str(deps.settings.wxbot_tz)
 
     async def login(request: Request) -> Response:
@@ -132,7 +130,7 @@ def admin_routes(source: Any) -> list[BaseRoute]:
         if not user:
             return _json({"error": "user is required"}, 400)
         turns = await asyncio.to_thread(transcript.turns, user, None, _limit(request, 200))
-        report = await asyncio.to_thread(run_rerun, user, turns, deps.settings)
+        report = await asyncio.to_thread(run_rerun, user, turns, deps.sandbox)
         data = report.model_dump(mode="json")
         for diff, turn in zip(data["turns"], report.turns, strict=True):
             diff["time"] = local_time(turn.at, tz)

@@ -29,21 +29,17 @@ def empty_app(path: str) -> Any:
 
 
 def webhook_app(spec: dict[str, Any]) -> Any:
-    """The real webhook on ``spec['redis_url']`` with the RQ dispatcher."""
-    from bot.queue import RQDispatcher, make_queue
-    from bot.redis_client import connect
-    from bot.webhook import WebhookConfig, create_app
-    from bot.webhook._aio import script_runner
-    from bot.wechat.crypto import WebhookSecrets
+    """The real webhook on ``spec['redis_url']`` with the RQ dispatcher, as :func:`bot.compose.webhook`
+    builds it for ``wxbot serve`` (without the admin surfaces)."""
+    from bot import compose
+    from bot.settings import Settings
 
-    conn: Any = connect(spec["redis_url"])  # as `wxbot serve`
-    config = WebhookConfig(
-        secrets=WebhookSecrets(token=spec["token"]), path=spec.get("path", "/wechat"),
-        reply_wait_s=float(spec.get("reply_wait_s", 4.5)), max_attempts=int(spec.get("max_attempts", 3)),
-        poll_s=float(spec.get("poll_s", 0.05)), rate_limit_per_minute=int(spec.get("rate_limit", 30)),
-    )
-    return create_app(config, redis=conn, dispatch=RQDispatcher(make_queue(conn)),
-                      sweep=bool(spec.get("sweep", True)), scripts=script_runner(conn, spec["redis_url"]))
+    settings = Settings.from_env({"REDIS_URL": spec["redis_url"], "WECHAT_TOKEN": spec["token"],
+                                  "RATE_LIMIT_PER_MINUTE": str(int(spec.get("rate_limit", 30)))})
+    hook = compose.webhook(settings, path=spec.get("path", "/wechat"), reply_wait_s=float(spec.get("reply_wait_s", 4.5)),
+                           admin=False, sweep=bool(spec.get("sweep", True)),
+                           max_attempts=int(spec.get("max_attempts", 3)), poll_s=float(spec.get("poll_s", 0.05)))
+    return hook.app
 
 
 def main(argv: list[str] | None = None) -> int:

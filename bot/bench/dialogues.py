@@ -19,6 +19,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["add_arguments", "failures", "run", "run_script"]
 
 _QUESTION = re.compile(r"[?？]")
@@ -69,17 +71,16 @@ def failures(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str
 
 def run_script(path: Path, data_dir: Path) -> list[dict[str, Any]]:
     """The output lines of one script, on a fresh embedded state in ``data_dir`` (weather from the fake)."""
-    from bot.app import build_runtime
+    from bot.compose import core
     from bot.script import ScriptRunner
-    from bot.settings import Settings
     from skills.reminders import run_due
 
-    runtime = build_runtime(Settings.from_env({"DATA_DIR": str(data_dir), "WEATHER_FAKE": "true"}))
+    built = core(Settings.from_env({"DATA_DIR": str(data_dir), "WEATHER_FAKE": "true"}))
     try:
-        runner = ScriptRunner(runtime.engine, due_pushes=lambda now: run_due(runtime.services, now))
+        runner = ScriptRunner(built.engine, due_pushes=lambda now: run_due(built.services, now))
         return list(runner.run_lines(path.read_text(encoding="utf-8").splitlines()))
     finally:
-        runtime.services.db.dispose()
+        built.services.db.dispose()
 
 
 def _scripts(folder: Path) -> Iterator[Path]:
@@ -96,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", action="store_true", help="print each failing line")
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run every script of ``--dir`` and print the pass rate; 2 when the folder holds no scripts."""
     folder = Path(args.dir)
     scripts = list(_scripts(folder))

@@ -1,6 +1,6 @@
 """``wxbot bench heldout``: the router's score on the public held-out intent sets.
 
-Builds the runtime as the bot does (``bot.app.build_runtime`` on embedded defaults, fake weather, no
+Builds the engine as the bot does (``bot.compose.core`` on embedded defaults, fake weather, no
 language model), sends every held-out sentence to ``Engine.handle`` as a fresh user's first message,
 reads the deciding stage and intent from the turn's trace, maps the gold labels as
 ``shared/data/README.md`` says ("Mapping used for evaluation") and prints aggregate figures only:
@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
 from skills import registry
 
 __all__ = [
@@ -241,9 +242,9 @@ def _mark_unsure(outcomes: Sequence[Outcome], sentences: Sequence[Sentence], mod
     return [replace(o, unsure=bool(model.read(s.text).unsure)) for o, s in zip(outcomes, sentences, strict=True)]
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Score the held-out sets and print the JSON report; 0 when the goal is met, 1 when not, 2 on bad input."""
-    from bot.app import build_runtime, load_intent_model
+    from bot.compose import core, load_intent_model
 
     directory = args.data_dir or default_dir()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -261,13 +262,13 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         local = settings.model_copy(update={
             "redis_url": "", "database_url": "", "data_dir": Path(tmp), "weather_fake": True, "intent_model": True,
             "openai_base_url": "", "openai_api_key": "", "openai_model": "", "openai_extra": {}})
-        runtime = build_runtime(local)
+        built = core(local)
         model = load_intent_model(local)
         started = time.perf_counter()
-        outcomes, errors = _score_sentences(runtime.engine, sentences)
+        outcomes, errors = _score_sentences(built.engine, sentences)
         seconds = time.perf_counter() - started
         outcomes = _mark_unsure(outcomes, sentences, model)
-        runtime.services.db.dispose()
+        built.services.db.dispose()
     report = score(outcomes, confusion=args.confusion)
     report["turns_per_second"] = round(len(outcomes) / seconds, 1) if seconds else None
     report["unsure_below"] = getattr(model, "unsure_below", None)

@@ -24,6 +24,8 @@ import tempfile
 import time
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["TEXTS", "TOKEN", "add_arguments", "run", "start_webhook"]
 
 TARGET_TURNS = 1800.0
@@ -100,7 +102,7 @@ def _settle(wx: Any, expected: int, timeout: float = 30.0) -> int:
     return _custom_count(wx)
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the benchmark, print one JSON report; 0 when the targets hold."""
     from bot.bench._jobs import forking_baseline
     from bot.bench._procs import cpu_seconds, resident_mb, run_load, stop

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
 from runtime import keys as redis_keys
 
 __all__ = ["add_arguments", "bench", "run"]
@@ -55,29 +56,23 @@ def _seed(db: Any, count: int, due: datetime) -> float:
 def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any = None,
           batch: int = 5000) -> dict[str, Any]:
     """Run the benchmark and return its figures (seconds, rate, duplicates)."""
-    import fakeredis
-
-    from bot.scheduler import LeaderLease, Scheduler
-    from skills.db import make_engine
-    from skills.migrate import init_db
+    from bot import compose
     from skills.reminders.schedule import DuePush
 
     tmp = None
     if url is None:
         tmp = tempfile.TemporaryDirectory(prefix="wxbot-bench-")
         url = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
-    db = make_engine(url)
-    init_db(db)
+    db = compose.sql_engine(url)
     due = datetime(2026, 12, 3, 7, 0, tzinfo=UTC)
     seed_s = _seed(db, count, due)
-    client = redis if redis is not None else fakeredis.FakeRedis()
+    client = redis if redis is not None else compose.embedded_redis()
     keys: set[str] = set()
     pushed = 0
     if sink == "rq":
-        from bot.queue import make_queue
-        from bot.scheduler.sinks import RQPushSink
+        from bot.scheduler import RQPushSink
 
-        rq_sink = RQPushSink(make_queue(client, "wxbot-bench"))
+        rq_sink = RQPushSink(compose.queue(client, "wxbot-bench"))
 
         class _Counted:
             def __call__(self, push: DuePush) -> str | None:
@@ -94,8 +89,8 @@ def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any
             keys.add(push.key)
             return None
 
-    lease = LeaderLease(client, "bench", ttl_ms=60_000, key=f"{redis_keys.scheduler_leader()}:bench")
-    scheduler = Scheduler(db, lease, handed, lambda: due + timedelta(minutes=1), batch=batch)
+    scheduler = compose.scheduler(db, client, handed, lambda: due + timedelta(minutes=1), ttl_ms=60_000,
+                                  name="bench", batch=batch, lease_key=f"{redis_keys.scheduler_leader()}:bench")
     t0 = time.perf_counter()
     while True:
         report = scheduler.tick()
@@ -113,13 +108,11 @@ def bench(count: int, url: str | None = None, *, sink: str = "count", redis: Any
             "duplicates": pushed - len(keys)}
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Print the JSON report; 0 when every reminder was handed over exactly once."""
-    client = None
-    if args.sink == "rq" and args.redis:
-        import redis as redis_lib
+    from bot.compose import redis_at
 
-        client = redis_lib.Redis.from_url(settings.redis_url)
+    client = redis_at(settings.redis_url) if args.sink == "rq" and args.redis else None
     report = bench(args.count, args.db, sink=args.sink, redis=client, batch=args.batch)
     print(json.dumps(report, ensure_ascii=False))
     return 0 if report["pushed"] == args.count and report["duplicates"] == 0 else 1

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["TARGET_PER_SECOND", "add_arguments", "make_script", "run"]
 
 TARGET_PER_SECOND = 300
@@ -71,9 +73,9 @@ def _baseline(lines: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the benchmark and print its JSON report; 0 when it reaches the target rate."""
-    from bot.app import build_runtime
+    from bot.compose import core
     from bot.script import ScriptRunner, dumps
     from runtime.clock import SettableClock
 
@@ -82,8 +84,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         Path(args.write).write_text("\n".join(lines) + "\n", encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="wxbot-bench-") as directory:
         local = settings.model_copy(update={"data_dir": Path(directory), "weather_fake": True})
-        runtime = build_runtime(local, database_url=settings.database_url or None)
-        runner = ScriptRunner(runtime.engine, SettableClock(datetime.now(UTC)))
+        built = core(local, database_url=settings.database_url or None)
+        runner = ScriptRunner(built.engine, SettableClock(datetime.now(UTC)))
         profiler = _profiler() if args.profile else None
         stages: Counter[str] = Counter()
         llm_calls = errors = 0
@@ -97,7 +99,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         if profiler is not None:
             profiler.stop()
             print(profiler.output_text(unicode=True, color=False), file=sys.stderr)
-        runtime.services.db.dispose()
+        built.services.db.dispose()
     baseline = _baseline(lines)
     per_second = len(lines) / seconds if seconds else float("inf")
     report = {

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["RealTurn", "add_arguments", "collect_dialogue_turns", "measure", "run"]
 
 TARGET_RATIO = 1 / 3
@@ -150,10 +152,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-training", action="store_true", help="dialogue turns only")
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def _schemas_only(action: Any, args: Any) -> Any:
+    """The runner of every tool here: the bench reads the tools' schemas and never runs one."""
+    raise AssertionError("wxbot bench tokens runs no tool")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Measure and print the JSON report; 0 when the largest router prompt fits and the ratio ≤ 1/3."""
-    from bot.app import build_runtime
-    from bot.settings import Settings
+    from bot.compose import core
     from runtime.intent.corpus import DEFAULT_DATA_DIR
     from runtime.llm import NoLLM
     from runtime.llm.bench import run_bench
@@ -164,19 +170,19 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     train_dir = getattr(args, "train_dir", None) or DEFAULT_DATA_DIR
     with tempfile.TemporaryDirectory(prefix="wxbot-bench-tokens-") as tmp:
         local = Settings(_env_file=None, data_dir=Path(tmp), weather_fake=True)  # type: ignore[call-arg]
-        runtime = build_runtime(local)
+        built = core(local)
         try:
-            engine = runtime.engine
+            engine = built.engine
             turns = collect_dialogue_turns(engine, dialogues) if dialogues.is_dir() else []
             if not getattr(args, "no_training", False) and train_dir.is_dir():
                 turns.extend(_training_turns(engine, train_dir))
             registry = engine.registry
             router = Router(NoLLM(), labels_from_registry(registry.skills))
-            schemas = [t.schema() for t in tools_from_skills(registry.skills, lambda a, p: None,
+            schemas = [t.schema() for t in tools_from_skills(registry.skills, _schemas_only,
                                                              registry.read_only_intents())]
             report = measure(turns, router, schemas)
         finally:
-            runtime.services.db.dispose()
+            built.services.db.dispose()
     report["sources"] = {"dialogues": str(dialogues) if dialogues.is_dir() else None,
                          "training": str(train_dir) if train_dir.is_dir() and not getattr(args, "no_training", False)
                          else None}

@@ -16,6 +16,8 @@ import argparse
 import json
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["add_arguments", "measure", "report_of", "run", "saturated"]
 
 TARGET_P99_MS = 20.0
@@ -75,7 +77,7 @@ def measure(redis_url: str, *, rates: list[float], seconds: float, saturate: int
     return out
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the benchmark, print one JSON report; 0 when the targets hold."""
     import redis
 

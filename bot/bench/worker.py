@@ -22,6 +22,8 @@ import tempfile
 import time
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -67,18 +69,14 @@ def _load(spec: dict[str, Any]) -> subprocess.Popen[bytes]:
                             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Profile the worker; print one JSON report."""
-    from bot.app import turn_handler, worker_runtime
+    from bot import compose
     from bot.bench._procs import stop
     from bot.bench._redis import PrivateRedis
     from bot.bench.pipeline import TEXTS, TOKEN, start_webhook
     from bot.logs import configure_logging
-    from bot.queue import make_queue
-    from bot.redis_client import connect
-    from bot.settings import Settings
     from bot.wechat.testkit import FakeWeChatServer
-    from bot.worker import EdgeWorker
 
     base = {"token": TOKEN, "texts": TEXTS, "users": args.users, "timeout_s": 20.0,
             "connections": args.connections}
@@ -89,11 +87,8 @@ def run(args: argparse.Namespace, settings: Any) -> int:
                "WEATHER_FAKE": "1"}
         settings = Settings.from_env(env)
         configure_logging(settings)  # as `wxbot worker` does
-        conn = connect(settings.redis_target())
-        handler, sql = turn_handler(settings, conn)
-        rt = worker_runtime(settings, conn, handler, sql=sql)
-        rt.typing_after_s, rt.lanes = 0.0, 1
-        worker = EdgeWorker([make_queue(conn)], connection=conn, runtime=rt, name=f"bench-profile-{os.getpid()}")
+        process = compose.worker_process(settings, typing_after_s=0.0, lanes=1, name=f"bench-profile-{os.getpid()}")
+        worker, conn = process.worker, process.deps.redis
         hook, port = start_webhook(redis_server.url)
         try:
             for prefix in ("warm", "warm2"):  # the first turns load the engine's lazy parts

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Any
 
 from bot.bench import BENCHES
+from bot.settings import Settings
 
 __all__ = ["add_arguments", "run"]
 
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("options", nargs=argparse.REMAINDER, help="options of that benchmark")
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Import the chosen benchmark, parse its options and run it; 2 when it is not available."""
     if args.bench is None:
         print("usage: wxbot bench NAME [options]; NAME is one of: " + ", ".join(BENCHES), file=sys.stderr)

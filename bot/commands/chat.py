@@ -70,22 +70,22 @@ def _parse_now(value: str | None) -> datetime | None:
 
 # -- wiring --------------------------------------------------------------------------------------
 class _Session:
-    """The runtime of one chat run, on a local state folder."""
+    """The engine of one chat run, on a local state folder."""
 
     def __init__(self, settings: Settings, directory: Path, *, verbose: bool) -> None:
-        from bot.app import build_runtime
+        from bot import compose
         from runtime.store import RedisContextStore
-        from runtime.transcript import TranscribedEngine, Transcript
+        from runtime.transcript import TranscribedTurns
 
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         self._restore_logs = _route_logs(directory, verbose)
-        self.state = LocalState.open(directory)
+        self.state = LocalState.open(directory, compose.embedded_redis())
         local = settings.model_copy(update={"data_dir": directory})
-        self.runtime = build_runtime(local, store=RedisContextStore(self.state.redis), redis=self.state.redis,
-                                     database_url=settings.database_url or None)
-        self.transcript = Transcript.from_settings(self.state.redis, settings)
-        self.engine = TranscribedEngine(self.runtime.engine, self.transcript)
+        self.core = compose.core(local, store=RedisContextStore(self.state.redis), redis=self.state.redis,
+                                 database_url=settings.database_url or None)
+        self.transcript = compose.transcript(settings, self.state.redis)
+        self.turns = TranscribedTurns(self.core.engine, self.transcript)
         self.lock = threading.Lock()
 
     def due(self) -> Callable[[datetime], list[Any]] | None:
@@ -93,19 +93,19 @@ class _Session:
             from skills.reminders import run_due
         except ImportError:
             return None
-        return lambda now: run_due(self.runtime.services, now)
+        return lambda now: run_due(self.core.services, now)
 
     def touch(self) -> Callable[[str], str | None] | None:
         try:
             from skills.reminders import touch_notice
         except ImportError:
             return None
-        return lambda user: touch_notice(self.runtime.services, user)
+        return lambda user: touch_notice(self.core.services, user)
 
     def close(self, *, keep: bool) -> None:
         if keep:
             self.state.save()
-        self.runtime.services.db.dispose()
+        self.core.services.db.dispose()
         self._restore_logs()
 
 
@@ -145,7 +145,7 @@ def _run_script(args: argparse.Namespace, settings: Settings, start: datetime | 
     scratch = None if args.state else tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
     directory = Path(args.state) if args.state else Path(scratch.name)  # type: ignore[union-attr]
     session = _Session(settings, directory, verbose=args.verbose)
-    runner = ScriptRunner(session.engine, due_pushes=session.due(), touch_notice=session.touch(),
+    runner = ScriptRunner(session.turns, due_pushes=session.due(), touch_notice=session.touch(),
                           template_id=settings.wechat_template_id or None, start=start)
     code = 0
     try:
@@ -200,7 +200,7 @@ def _interactive(args: argparse.Namespace, settings: Settings, start: datetime |
             with session.lock:
                 session.state.refresh()
                 inbound = Inbound(user=args.user, text=text, msg_id=f"chat-{uuid.uuid4().hex[:16]}", at=clock.now())
-                result = session.engine.handle(inbound)
+                result = session.turns.handle(inbound)
                 session.state.save()
             for reply in result.replies:
                 print(f"机器人：{reply}", flush=True)

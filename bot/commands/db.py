@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Any
+
+from bot.settings import Settings
 
 __all__ = ["add_arguments", "run", "schema_gate"]
 
@@ -31,28 +32,29 @@ def safe_url(url: str) -> str:
     return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)
 
 
-def _url(args: argparse.Namespace, settings: Any) -> str:
-    return str(getattr(args, "database_url", None) or settings.database())
+def _url(args: argparse.Namespace, settings: Settings) -> str:
+    return str(args.database_url or settings.database())
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from skills.db import import_models, make_engine
+    from bot.compose import sql_engine
+    from skills.db import import_models
     from skills.migrate import SchemaError, status, upgrade_engine
 
     url = _url(args, settings)
-    engine = make_engine(url)
+    sql = sql_engine(url, create_tables=False)
     try:
         if args.action == "status":
-            found = status(engine)
+            found = status(sql)
             print(f"database {safe_url(url)}: revision {found.current or 'none'}"
                   f"{' (tables of an old release, adopted on upgrade)' if found.legacy else ''}, "
                   f"newest {found.head}: {'up to date' if found.at_head else 'behind: run `wxbot db upgrade`'}")
             return 0 if found.at_head else 1
         import_models()
-        before = upgrade_engine(engine, args.revision)
-        after = status(engine)
+        before = upgrade_engine(sql, args.revision)
+        after = status(sql)
         if before.current == after.current and not before.legacy:
             print(f"database {safe_url(url)}: already at {after.current}")
         else:
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
         print(f"wxbot db: cannot use the database at {safe_url(url)}: {_first_line(exc)}", file=sys.stderr)
         return 2
     finally:
-        engine.dispose()
+        sql.dispose()
 
 
 def _first_line(exc: BaseException) -> str:
@@ -73,24 +75,25 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def schema_gate(settings: Any, command: str) -> str | None:
+def schema_gate(settings: Settings, command: str) -> str | None:
     """Make the schema ready for a process that starts, or say in one line why it cannot start.
 
     Returns None when the database is at the newest revision (after upgrading it, if allowed).
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from skills.db import import_models, make_engine
+    from bot.compose import sql_engine
+    from skills.db import import_models
     from skills.migrate import SchemaError, status, upgrade_engine
 
     url = settings.database()
-    engine = make_engine(url)
+    sql = sql_engine(url, create_tables=False)
     try:
         if settings.db_upgrade_on_start:
             import_models()
-            upgrade_engine(engine)
+            upgrade_engine(sql)
             return None
-        found = status(engine)
+        found = status(sql)
         if found.at_head:
             return None
         if not found.known:
@@ -103,4 +106,4 @@ def schema_gate(settings: Any, command: str) -> str | None:
     except SQLAlchemyError as exc:
         return f"wxbot {command}: cannot use the database at {safe_url(url)}: {_first_line(exc)}"
     finally:
-        engine.dispose()
+        sql.dispose()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+
+from bot.settings import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,8 +23,8 @@ def pretty(blob: str) -> str:
         return blob
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot.admin.cli_support import connect
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.commands._admin_redis import connect
     from runtime import keys
     from runtime.store import RedisContextStore
 

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.settings import Settings
+
 __all__ = ["add_arguments", "render", "run"]
 
 
@@ -54,10 +56,10 @@ def _load(path: Path) -> Any:
     return parse_menu(path.read_text(encoding="utf-8"))
 
 
-def _api(settings: Any) -> Any:
-    from bot.app import make_redis, wechat_api
+def _api(settings: Settings) -> Any:
+    from bot import compose
 
-    return wechat_api(settings, make_redis(settings))  # the shared access_token, as the workers use it
+    return compose.wechat_api(settings, compose.redis_client(settings))  # the shared access_token, as the workers use it
 
 
 def _print(menu: Any, as_json: bool) -> None:
@@ -66,7 +68,7 @@ def _print(menu: Any, as_json: bool) -> None:
     print(json.dumps(to_wechat(menu), ensure_ascii=False, indent=2) if as_json else "\n".join(render(menu)))
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.wechat.errors import WeChatAPIError
     from bot.wechat.menu import MenuError, from_wechat, to_wechat
 

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from bot.settings import Settings
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from bot.admin.cli_support import add_redis_argument
@@ -21,9 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_redis_argument(parser)
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot.admin.cli_support import connect, format_entry, parse_since
-    from runtime.transcript import Transcript
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot import compose
+    from bot.admin.cli_support import format_entry, parse_since
+    from bot.commands._admin_redis import connect
 
     try:
         since = parse_since(args.since)
@@ -33,7 +36,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     redis = connect(args, settings, "replay")
     if redis is None:
         return 2
-    transcript = Transcript.from_settings(redis, settings)
+    transcript = compose.transcript(settings, redis)
     if args.rerun:
         return _rerun(args, settings, transcript, since)
     entries = transcript.read(args.user, since, args.limit)
@@ -48,14 +51,15 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     return 0
 
 
-def _rerun(args: argparse.Namespace, settings: Any, transcript: Any, since: Any) -> int:
+def _rerun(args: argparse.Namespace, settings: Settings, transcript: Any, since: Any) -> int:
+    from bot import compose
     from bot.admin.rerun import rerun
 
     turns = transcript.turns(args.user, since, args.limit)
     if not turns:
         print(f"no recorded turns for {args.user}")
         return 1
-    report = rerun(args.user, turns, settings, with_llm=args.llm)
+    report = rerun(args.user, turns, compose.rerun_sandbox(settings), with_llm=args.llm)
     if args.json:
         for diff in report.turns:
             print(json.dumps(diff.model_dump(mode="json"), ensure_ascii=False))

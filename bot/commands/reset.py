@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+
+from bot.settings import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_redis_argument(parser)
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot.admin.cli_support import connect
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.commands._admin_redis import connect
     from runtime import keys
     from runtime.transcript import Transcript
 

@@ -6,7 +6,8 @@ import argparse
 import signal
 import sys
 import threading
-from typing import Any
+
+from bot.settings import Settings
 
 __all__ = ["add_arguments", "run"]
 
@@ -20,37 +21,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="lease token / name of this scheduler")
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run until SIGINT/SIGTERM; a standby waits for the lease."""
-    from bot.app import make_redis
+    from bot import compose
     from bot.commands.db import schema_gate
     from bot.logs import configure_logging, log_startup
-    from bot.scheduler import DeliverySink, PushSink, RQPushSink, make_scheduler
+    from bot.scheduler import DeliverySink, PushSink, RQPushSink
     from runtime.clock import SystemClock
-    from skills.db import make_engine
 
     if (refusal := schema_gate(settings, "scheduler")) is not None:
         print(refusal, file=sys.stderr)
         return 2
     configure_logging(settings)
-    redis = make_redis(settings)
-    db = make_engine(settings.database())
+    redis = compose.redis_client(settings)
+    sql = compose.sql_engine(settings, create_tables=False)  # the schema gate made it ready
     sink_name = args.sink or ("inline" if settings.embedded else "rq")
-    sink: PushSink
-    if sink_name == "rq":
-        from bot.queue import make_queue
-
-        sink = RQPushSink(make_queue(redis))
-    else:
-        from bot.app import delivery
-
-        sink = DeliverySink(delivery(settings, redis), db)
-    scheduler = make_scheduler(db, redis, sink, SystemClock().now, ttl_ms=int(args.lease_ttl * 1000),
-                               tick_seconds=args.tick, name=args.name)
+    sink: PushSink = (RQPushSink(compose.queue(redis)) if sink_name == "rq"
+                      else DeliverySink(compose.delivery(settings, redis), sql))
+    loop = compose.scheduler(sql, redis, sink, SystemClock().now, ttl_ms=int(args.lease_ttl * 1000),
+                             tick_seconds=args.tick, name=args.name)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    log_startup("scheduler", settings, instance=scheduler.name, sink=sink_name, lease_ttl_s=args.lease_ttl,
+    log_startup("scheduler", settings, instance=loop.name, sink=sink_name, lease_ttl_s=args.lease_ttl,
                 tick_s=args.tick)
-    scheduler.run(stop)
+    loop.run(stop)
     return 0

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from bot.settings import Settings
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from bot.admin.cli_support import add_redis_argument
@@ -46,8 +48,8 @@ def render(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot.admin.cli_support import connect
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.commands._admin_redis import connect
 
     redis = connect(args, settings, "stats")
     if redis is None:

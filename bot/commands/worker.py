@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from bot.app import DEFAULT_ENGINE, turn_handler, worker_runtime
-from bot.queue import QUEUE_NAME, RQDispatcher
+from bot.compose import DEFAULT_ENGINE_FACTORY
+from bot.queue import QUEUE_NAME
+from bot.settings import Settings
+from bot.upgrade import current_engine_factory
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="engine factory module:callable(settings, redis)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE_FACTORY, help="engine factory module:callable(settings, redis)")
     parser.add_argument("--queue", default=QUEUE_NAME)
     parser.add_argument("--lease-ttl", type=float, default=3.0,
                         help="per-user lease seconds, renewed while the user is drained (a dead worker's users "
@@ -24,10 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="worker name shown in `rq info`")
 
 
-def run(args: argparse.Namespace, settings: Any) -> int:
-    from bot.queue import SweeperThread, make_queue
-    from bot.redis_client import connect
-    from bot.worker import EdgeWorker
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot import compose
 
     if settings.embedded:
         print("wxbot worker needs REDIS_URL or REDIS_SENTINELS (embedded mode runs the worker inside `wxbot serve`)")
@@ -36,32 +35,25 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     from bot.logs import configure_logging, log_startup
 
     # a custom --engine brings its own storage; the default one uses the business tables
-    if args.engine == DEFAULT_ENGINE and (refusal := schema_gate(settings, "worker")) is not None:
+    if current_engine_factory(args.engine) == DEFAULT_ENGINE_FACTORY and (refusal := schema_gate(settings, "worker")) is not None:
         print(refusal, file=sys.stderr)
         return 2
     configure_logging(settings)
-    conn = connect(settings.redis_target())
-    handler, sql = turn_handler(settings, conn, args.engine)
-    rt = worker_runtime(settings, conn, handler, sql=sql, lease_ttl_ms=int(args.lease_ttl * 1000))
-    rt.typing_after_s = args.typing_after
-    rt.lanes = max(1, args.lanes)
-    queue = make_queue(conn, args.queue)
-    sweeper = SweeperThread(conn, RQDispatcher(queue))
-    sweeper.start()
-    worker = EdgeWorker([queue], connection=conn, runtime=rt, name=args.name)
-    log_startup("worker", settings, instance=worker.name, queues=[queue.name], lanes=rt.lanes, engine=args.engine,
-                lease_ttl_s=args.lease_ttl)
+    process = compose.worker_process(settings, engine_ref=args.engine, queue_name=args.queue,
+                                     lease_ttl_ms=int(args.lease_ttl * 1000), typing_after_s=args.typing_after,
+                                     lanes=args.lanes, name=args.name)
+    process.sweeper.start()
+    log_startup("worker", settings, instance=process.worker.name, queues=[process.queue.name],
+                lanes=process.deps.lanes, engine=args.engine, lease_ttl_s=args.lease_ttl)
     try:
-        worker.work(burst=args.burst, logging_level="WARNING")
+        process.worker.work(burst=args.burst, logging_level="WARNING")
     finally:
-        sweeper.stop()
+        process.sweeper.stop()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run without the ``wxbot`` CLI: ``python -m bot.commands.worker``."""
-    from bot.settings import Settings
-
     parser = argparse.ArgumentParser(prog="wxbot worker")
     add_arguments(parser)
     return run(parser.parse_args(argv), Settings.from_env())

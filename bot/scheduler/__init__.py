@@ -1,8 +1,7 @@
 """``wxbot scheduler``: the leader-elected loop that finds due reminders and hands them to a sink."""
 
 from bot.scheduler._lease import LeaderLease
-from bot.scheduler.service import Scheduler, TickReport, make_scheduler
-from bot.scheduler.sinks import CollectingSink, DeliverySink, PushSink, RQPushSink
+from bot.scheduler.service import Scheduler, TickReport
+from bot.scheduler.sinks import BatchPushSink, CollectingSink, DeliverySink, PushSink, RQPushSink
 
-__all__ = ["CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport",
-           "make_scheduler"]
+__all__ = ["BatchPushSink", "CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport"]

@@ -15,12 +15,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine as SQLEngine
 
 from bot.scheduler._lease import LeaderLease
-from bot.scheduler.sinks import CollectingSink, DeliverySink, PushSink, RQPushSink
+from bot.scheduler.sinks import BatchPushSink, CollectingSink, DeliverySink, PushSink, RQPushSink
 from skills.reminders.schedule import DuePush, fire_due, record_outcome, release, stale_enqueued
 
 __all__ = ["CollectingSink", "DeliverySink", "LeaderLease", "PushSink", "RQPushSink", "Scheduler", "TickReport"]
@@ -44,7 +43,7 @@ class TickReport:
 class Scheduler:
     """One scheduler process. ``clock`` returns an aware datetime; ``sink`` takes each push."""
 
-    db: Engine
+    db: SQLEngine
     lease: LeaderLease
     sink: PushSink
     clock: Callable[[], datetime]
@@ -79,12 +78,11 @@ class Scheduler:
         return TickReport(True, pushed, missed, skipped, redelivered, failed)
 
     def _hand_over_all(self, pushes: Sequence[DuePush]) -> int:
-        """Hand a batch over: in one round trip when the sink can (``sink.many``), else one by one."""
-        many = getattr(self.sink, "many", None)
-        if many is None or len(pushes) < 2:
+        """Hand a batch over: in one round trip when the sink can (a :class:`BatchPushSink`), else one by one."""
+        if not isinstance(self.sink, BatchPushSink) or len(pushes) < 2:
             return sum(self._hand_over(p) for p in pushes)
         try:
-            many(list(pushes))
+            self.sink.many(list(pushes))
         except Exception:  # fall back to one by one: each push then succeeds or is released alone
             log.exception("scheduler %s: batch of %d failed; handing over one by one", self.name, len(pushes))
             return sum(self._hand_over(p) for p in pushes)
@@ -115,11 +113,3 @@ class Scheduler:
                 self.lease.release()
             except Exception:  # pragma: no cover - Redis gone at shutdown
                 log.warning("scheduler %s: could not release the lease", self.name)
-
-
-def make_scheduler(db: Engine, redis: Any, sink: PushSink, clock: Callable[[], datetime], *,
-                   ttl_ms: int = 10_000, tick_seconds: float = 0.5, name: str | None = None) -> Scheduler:
-    """A scheduler with a fresh lease token (one per process)."""
-    token = name or uuid.uuid4().hex
-    return Scheduler(db=db, lease=LeaderLease(redis, token, ttl_ms=ttl_ms), sink=sink, clock=clock,
-                     tick_seconds=tick_seconds, name=token[:8])

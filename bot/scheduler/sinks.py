@@ -10,14 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine as SQLEngine
 
 from bot.queue import PUSH_JOB
 from skills.reminders.schedule import DuePush, record_outcome
 
-__all__ = ["CollectingSink", "DeliverySink", "PushSink", "RQPushSink"]
+__all__ = ["BatchPushSink", "CollectingSink", "DeliverySink", "PushSink", "RQPushSink"]
 
 log = logging.getLogger("bot._scheduler_sinks")  # the name operators know
 
@@ -26,6 +26,13 @@ class PushSink(Protocol):
     """Takes one due push; returns the channel if delivered now, None if queued."""
 
     def __call__(self, push: DuePush) -> str | None: ...
+
+
+@runtime_checkable
+class BatchPushSink(PushSink, Protocol):
+    """A sink that also takes a batch in one round trip (the scheduler prefers it for a backlog)."""
+
+    def many(self, pushes: list[DuePush]) -> None: ...
 
 
 class CollectingSink:
@@ -47,15 +54,15 @@ class CollectingSink:
 class DeliverySink:
     """Delivers in the scheduler process through :class:`bot.delivery.DeliveryService` and records it."""
 
-    def __init__(self, delivery: Any, engine: Engine, shown: Callable[[DuePush], None] | None = None) -> None:
+    def __init__(self, delivery: Any, sql: SQLEngine, shown: Callable[[DuePush], None] | None = None) -> None:
         self._delivery = delivery
-        self._engine = engine
+        self._sql = sql
         self._shown = shown  # makes a delivered push the focus of the user's next message
 
     def __call__(self, push: DuePush) -> str | None:
         outcomes = self._delivery.deliver(push.user, push.key, [push.text], passive=False, carry_parked=False)
         channel = str(outcomes[-1].channel) if outcomes else "drop"
-        record_outcome(self._engine, push.key, channel)
+        record_outcome(self._sql, push.key, channel)
         if self._shown is not None and channel != "drop":
             self._shown(push)
         return channel

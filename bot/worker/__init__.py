@@ -1,18 +1,20 @@
 """The worker process: RQ jobs that drain per-user mailboxes through the engine and deliver the
 replies, and the worker that runs them.
 
-The job paths RQ stores in Redis name this package: ``bot.worker.drain_ready``,
-``bot.worker.drain_user``, ``bot.worker.deliver_released``, ``bot.worker.deliver_push``.
+A job finds its dependencies in the :class:`WorkerDeps` of the worker running it (:func:`serving`,
+:func:`current`); :mod:`bot.compose` builds both. The job paths RQ stores in Redis name this package:
+``bot.worker.drain_ready``, ``bot.worker.drain_user``, ``bot.worker.deliver_released``,
+``bot.worker.deliver_push`` (older names: :mod:`bot.upgrade`).
 """
 
 from bot.worker._context import (
-    EdgeRuntime,
     PipelinedStore,
     Recorder,
-    TurnEngine,
-    UnrecordedEngine,
+    TurnRunner,
+    UnrecordedTurns,
+    WorkerDeps,
     current,
-    install,
+    serving,
 )
 from bot.worker._turn import process_entry
 from bot.worker.jobs import (
@@ -25,7 +27,6 @@ from bot.worker.jobs import (
 )
 
 __all__ = [
-    "EdgeRuntime", "EdgeWorker", "InlineDispatcher", "PipelinedStore", "Recorder", "TurnEngine",
-    "UnrecordedEngine", "current", "deliver_push", "deliver_released", "drain_ready", "drain_user", "install",
-    "process_entry",
+    "EdgeWorker", "InlineDispatcher", "PipelinedStore", "Recorder", "TurnRunner", "UnrecordedTurns", "WorkerDeps",
+    "current", "deliver_push", "deliver_released", "drain_ready", "drain_user", "process_entry", "serving",
 ]

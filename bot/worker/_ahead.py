@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.queue import Mailbox
 from bot.redis_client import text
-from bot.worker._context import EdgeRuntime
+from bot.worker._context import WorkerDeps
 from bot.worker._piggyback import Queued
 from bot.worker._turn import EntryRead
 
@@ -46,7 +46,7 @@ Step = tuple[Upcoming, EntryRead | None, int]  # (user, its reads or None for it
 class Lookahead:
     """The next users of a drainer's batch, in order."""
 
-    def __init__(self, rt: EdgeRuntime, users: list[str]) -> None:
+    def __init__(self, rt: WorkerDeps, users: list[str]) -> None:
         self._rt = rt
         self._next = [Upcoming(u) for u in users]
 

@@ -1,13 +1,21 @@
-"""What every part of the worker shares: the engine contract and the per-process runtime.
+"""What every part of the worker shares: the turn contract and the worker-scoped dependencies.
 
 A leaf of the worker package (it imports none of the worker's other modules), so the drain loop,
 the turn and the lookahead all import it and never each other in a circle.
+
+RQ calls a job by its import path with the job's arguments only, so a job finds its dependencies in
+the :class:`WorkerDeps` of the worker running it: the worker entry point (:class:`bot.worker.EdgeWorker`,
+or :class:`bot.worker.InlineDispatcher` in embedded mode, both built by :mod:`bot.compose`) runs each
+job inside :func:`serving`, and the job reads them with :func:`current`. Nothing is installed
+process-wide; outside a ``serving`` block :func:`current` raises.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -21,8 +29,7 @@ from bot.worker._lease import LeaseKeeper
 from runtime.transcript import TurnHandler
 from runtime.turn import Inbound, TurnResult
 
-__all__ = ["EdgeRuntime", "PipelinedStore", "Recorder", "TurnEngine", "UnrecordedEngine",
-           "current", "install"]
+__all__ = ["PipelinedStore", "Recorder", "TurnRunner", "UnrecordedTurns", "WorkerDeps", "current", "serving"]
 
 Recorder = Callable[[Any], None]  # queues a turn's transcript record on a pipeline
 
@@ -37,8 +44,8 @@ class PipelinedStore(Protocol):
         """The context from the reply of that read."""
 
 
-class TurnEngine(Protocol):
-    """The worker's contract with the engine (:class:`runtime.transcript.TranscribedEngine` keeps it).
+class TurnRunner(Protocol):
+    """The worker's contract with the engine (:class:`runtime.transcript.TranscribedTurns` keeps it).
 
     ``store``: the engine's context store when the worker may read the context ahead, on its own
     pipelines, and hand it over as ``loaded``; None when the engine reads for itself.
@@ -55,8 +62,8 @@ class TurnEngine(Protocol):
         """Make a result shown outside a turn (a reminder that fired) the focus of the user's next message."""
 
 
-class UnrecordedEngine:
-    """A :class:`TurnEngine` for an engine whose turns are not recorded (tests, benchmarks): it reads
+class UnrecordedTurns:
+    """A :class:`TurnRunner` for an engine whose turns are not recorded (tests, benchmarks): it reads
     its own context."""
 
     store: PipelinedStore | None = None
@@ -72,21 +79,20 @@ class UnrecordedEngine:
 
 
 @dataclass
-class EdgeRuntime:
-    """Everything a drain job needs, built once per worker process."""
+class WorkerDeps:
+    """Everything a drain job needs, built once per worker process by :mod:`bot.compose`."""
 
     redis: RedisClient
-    engine: TurnEngine
+    turns: TurnRunner
     delivery: DeliveryService
     queue: Queue
+    sql_engine: SQLEngine | None = None  # the business tables: a reminder push records its outcome there
     lease_ttl_ms: int = 3_000  # renewed every third of it while the user is drained (a dead worker's
     # users are picked up within seconds)
     typing_after_s: float = 3.0  # show "typing…" when a user's turn runs longer than this (0: never)
     drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
     drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
     lanes: int = 1  # users of one batch drained side by side on this many threads
-    database_url: str = ""  # the business tables: a reminder push records its outcome there
-    sql: SQLEngine | None = None  # built from ``database_url`` on first use unless given
     mailbox: Mailbox = field(init=False)
     leases: LeaseKeeper = field(init=False)
     _lane_pool: ThreadPoolExecutor | None = field(init=False, default=None)
@@ -100,29 +106,23 @@ class EdgeRuntime:
             self._lane_pool = ThreadPoolExecutor(max_workers=self.lanes, thread_name_prefix="wxbot-lane")
         return self._lane_pool
 
-    def sql_engine(self) -> SQLEngine:
-        """The business tables' engine (reminder outcomes are recorded there)."""
-        if self.sql is None:
-            from skills.db import make_engine
 
-            self.sql = make_engine(self.database_url)
-        return self.sql
+_SERVING: ContextVar[WorkerDeps] = ContextVar("wxbot_worker_deps")
 
 
-class _Installed:
-    """The runtime the RQ jobs of this process use: RQ calls a job by its import path, with the
-    job's arguments only, so a worker process installs its runtime once, at start-up."""
-
-    runtime: EdgeRuntime | None = None
-
-
-def install(runtime: EdgeRuntime) -> None:
-    """Make ``runtime`` the one the jobs of this process use (called at worker start-up)."""
-    _Installed.runtime = runtime
+@contextmanager
+def serving(deps: WorkerDeps) -> Iterator[WorkerDeps]:
+    """Run the jobs called inside this block with ``deps`` (the worker entry point wraps each job in it)."""
+    token = _SERVING.set(deps)
+    try:
+        yield deps
+    finally:
+        _SERVING.reset(token)
 
 
-def current() -> EdgeRuntime:
-    """The runtime :func:`install` made current."""
-    if _Installed.runtime is None:
-        raise RuntimeError("no EdgeRuntime installed in this worker process")
-    return _Installed.runtime
+def current() -> WorkerDeps:
+    """The dependencies of the job being run (see :func:`serving`)."""
+    deps = _SERVING.get(None)
+    if deps is None:
+        raise RuntimeError("no WorkerDeps: a job runs inside bot.worker.serving(deps), which the worker sets")
+    return deps

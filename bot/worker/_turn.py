@@ -17,7 +17,7 @@ from bot.wechat.errors import WeChatAPIError
 from bot.wechat.inbound import Kind, WeChatMessage
 from bot.wechat.texts import TURN_FAILED
 from bot.wechat.triage import Triage, triage
-from bot.worker._context import EdgeRuntime, Recorder
+from bot.worker._context import Recorder, WorkerDeps
 from runtime import keys
 from runtime.store import ContextConflict, PendingSave, RedisContextStore
 
@@ -31,11 +31,11 @@ class EntryRead:
     turn's context read (the lease keeps it current). It can ride in an earlier round trip of the
     drainer's (:meth:`queue`, then :meth:`take`), or run on its own (:meth:`run`)."""
 
-    def __init__(self, rt: EdgeRuntime, entry: str) -> None:
+    def __init__(self, rt: WorkerDeps, entry: str) -> None:
         self.entry = entry
         self.msg = WeChatMessage.from_json(entry)
         self.decision = triage(self.msg)
-        self.store = rt.engine.store if self.decision.inbound is not None else None
+        self.store = rt.turns.store if self.decision.inbound is not None else None
         self._rt = rt
         self.replies: list[Any] | None = None  # the queued commands' replies, once they ran
 
@@ -65,7 +65,7 @@ class EntryRead:
         self.replies = pipe.execute()
 
 
-def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: EntryRead | None = None,
+def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: EntryRead | None = None,
                   fence: Fence | None = None) -> list[str]:
     """Handle one mailbox entry (idempotent by message key) and deliver its replies.
 
@@ -114,7 +114,7 @@ def process_entry(rt: EdgeRuntime, entry: str, *, record_on: Any = None, read: E
     return replies
 
 
-def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
+def _commit(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str],
             record: Recorder | None) -> Started | None:
     """One round trip after the turn committed: the done marker, the turn's transcript record and,
     when there are replies, the start of their delivery (after the marker is written): the passive
@@ -136,7 +136,7 @@ def _commit(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[st
     return start.read(results[start.index:]) if start is not None else None
 
 
-def _commit_saving(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: list[str],
+def _commit_saving(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str],
                    record: Recorder | None, store: RedisContextStore, held: PendingSave,
                    record_on: Any) -> Started | None:
     """:func:`_commit` with the turn's context save in the same round trip: the save (compare-and-set)
@@ -157,7 +157,7 @@ def _commit_saving(rt: EdgeRuntime, msg: WeChatMessage, done_key: str, replies: 
     return start.read(results[start.index:]) if start is not None else None
 
 
-def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
+def _turn(rt: WorkerDeps, msg: WeChatMessage, decision: Triage,
           loaded: Any = None) -> tuple[list[str], Recorder | None]:
     """The turn's replies, and (engines that defer their transcript record) what queues the record."""
     if msg.kind is Kind.EVENT:
@@ -168,7 +168,7 @@ def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
         return [], None
     timer = _typing_timer(rt, msg.user) if decision.user_message else None
     try:
-        result, record = rt.engine.handle_deferred(decision.inbound, loaded=loaded)
+        result, record = rt.turns.handle_deferred(decision.inbound, loaded=loaded)
         return [r for r in result.replies if r], record
     except Exception:  # the turn degrades to a fixed answer; the message is not retried forever
         log.exception("engine failed for %s", msg.message_key)
@@ -178,7 +178,7 @@ def _turn(rt: EdgeRuntime, msg: WeChatMessage, decision: Triage,
             timer.cancel()
 
 
-def _typing_timer(rt: EdgeRuntime, user: str) -> threading.Timer | None:
+def _typing_timer(rt: WorkerDeps, user: str) -> threading.Timer | None:
     """Send "typing…" once if the turn is slow (allowed: the user just wrote, the window is open)."""
     if rt.typing_after_s <= 0:
         return None
@@ -195,7 +195,7 @@ def _typing_timer(rt: EdgeRuntime, user: str) -> threading.Timer | None:
     return timer
 
 
-def _record_event(rt: EdgeRuntime, msg: WeChatMessage) -> None:
+def _record_event(rt: WorkerDeps, msg: WeChatMessage) -> None:
     store = rt.delivery.store
     event = (msg.event or "").lower()
     if event == "unsubscribe":

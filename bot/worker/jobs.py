@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -28,7 +28,7 @@ from rq import SimpleWorker
 from bot.delivery import LeaseLost
 from bot.queue import DrainSchedule, Mailbox, enqueue_drainer
 from bot.worker._ahead import Lookahead, lease_token
-from bot.worker._context import EdgeRuntime, current, install
+from bot.worker._context import WorkerDeps, current, serving
 from bot.worker._piggyback import Piggyback
 from bot.worker._turn import EntryRead, process_entry
 
@@ -42,7 +42,7 @@ def drain_user(user: str) -> int:
     return _drain_user(current(), user)
 
 
-def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> int:
+def _drain_user(deps: WorkerDeps, user: str, ahead: Lookahead | None = None) -> int:
     """:func:`drain_user`; with ``ahead`` (the rest of a drainer's batch) the user may come claimed
     and read already, and the next users' steps ride on this user's round trips."""
     handled = 0
@@ -53,24 +53,24 @@ def _drain_user(rt: EdgeRuntime, user: str, ahead: Lookahead | None = None) -> i
             token, head, read = up.token, up.head, up.read
         else:
             token = lease_token()
-            pipe = rt.redis.pipeline(transaction=False)
+            pipe = deps.redis.pipeline(transaction=False)
             steps = ahead.board(pipe) if ahead is not None else []
-            carrier: Any = Piggyback(rt.redis, pipe, own=len(pipe))
+            carrier: Any = Piggyback(deps.redis, pipe, own=len(pipe))
             since = time.monotonic()
-            head = _carried(ahead, steps, carrier, Mailbox(carrier).claim, user, token, rt.lease_ttl_ms)
+            head = _carried(ahead, steps, carrier, Mailbox(carrier).claim, user, token, deps.lease_ttl_ms)
             if head is not None:
-                rt.leases.hold(user, token, since)
+                deps.leases.hold(user, token, since)
         up = None
         if head is None:
             return handled
         try:
-            count, finished = _drain_claimed(rt, user, token, head, read, ahead)
+            count, finished = _drain_claimed(deps, user, token, head, read, ahead)
         except BaseException:
             with contextlib.suppress(Exception):
-                rt.mailbox.release(user, token)
+                deps.mailbox.release(user, token)
             raise
         finally:
-            rt.leases.drop(user, token)
+            deps.leases.drop(user, token)
         handled += count
         if finished:
             return handled
@@ -91,18 +91,18 @@ def _carried(ahead: Lookahead | None, steps: list[Any], carrier: Any, call: Call
     return out
 
 
-def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: EntryRead | None,
+def _drain_claimed(deps: WorkerDeps, user: str, token: str, entry: str, read: EntryRead | None,
                    ahead: Lookahead | None) -> tuple[int, bool]:
     """Drain from ``entry`` (the head, lease held; ``read``: its first reads, if done ahead);
     ``(handled, finished)`` — finished: lease released."""
     handled = 0
-    fence = rt.leases.fence(user, token)
+    fence = deps.leases.fence(user, token)
     while True:
-        records = rt.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
+        records = deps.redis.pipeline(transaction=False)  # the turn's delivery records ride on the pop
         steps = ahead.board(records) if ahead is not None else []  # first, so their replies come first
         own = len(records)
         try:
-            process_entry(rt, entry, record_on=records, read=read, fence=fence)
+            process_entry(deps, entry, record_on=records, read=read, fence=fence)
         except RedisError:
             raise  # Redis is away: the message stays at the head; the sweeper re-drives the user
         except LeaseLost:  # another drainer has the user now and re-runs this message
@@ -112,49 +112,49 @@ def _drain_claimed(rt: EdgeRuntime, user: str, token: str, entry: str, read: Ent
             return handled, False
         except Exception:  # a poison message must not block the user's mailbox forever
             log.exception("message of %s could not be handled; removed from the mailbox", user)
-            rt.delivery.store.record(user, "poison", "drop", "failed")
+            deps.delivery.store.record(user, "poison", "drop", "failed")
         read = None
-        carrier: Any = Piggyback(rt.redis, records, own=own)
+        carrier: Any = Piggyback(deps.redis, records, own=own)
         since = time.monotonic()
         status, nxt = _carried(ahead, steps, carrier, Mailbox(carrier).pop_next, user, entry, token,
-                               rt.lease_ttl_ms)
+                               deps.lease_ttl_ms)
         if status < 0:
             log.warning("lease for %s lost; stopping", user)
             return handled, False
         if status == 0:
             log.warning("mailbox head of %s changed under us; stopping", user)
-            rt.mailbox.release(user, token)
+            deps.mailbox.release(user, token)
             return handled, False
         handled += 1
         if nxt is None:
             return handled, True
-        rt.leases.hold(user, token, since)  # renewed by the pop
+        deps.leases.hold(user, token, since)  # renewed by the pop
         entry = nxt
 
 
-def _serve(rt: EdgeRuntime, users: list[str]) -> int:
+def _serve(deps: WorkerDeps, users: list[str]) -> int:
     """Drain ``users`` one after another (their next steps prepared ahead); a failure lets go of
     the claims taken ahead."""
-    ahead = Lookahead(rt, users)
+    ahead = Lookahead(deps, users)
     handled = 0
     try:
         for user in users:
-            handled += _drain_user(rt, user, ahead)
+            handled += _drain_user(deps, user, ahead)
     except BaseException:
         ahead.let_go()
         raise
     return handled
 
 
-def _serve_batch(rt: EdgeRuntime, users: list[str]) -> int:
-    """One batch from the ready list, split into ``rt.lanes`` lanes drained side by side: a turn
+def _serve_batch(deps: WorkerDeps, users: list[str]) -> int:
+    """One batch from the ready list, split into ``deps.lanes`` lanes drained side by side: a turn
     spends most of its wall time waiting for Redis, so another user's turn runs meanwhile. Users are
     distinct and each is drained under its own lease, so per-user order is what it was."""
-    lanes = [users[i::rt.lanes] for i in range(min(rt.lanes, len(users)))]
+    lanes = [users[i::deps.lanes] for i in range(min(deps.lanes, len(users)))]
     if len(lanes) <= 1:
-        return _serve(rt, users)
-    pool = rt.lane_pool()
-    futures = [pool.submit(_serve, rt, lane) for lane in lanes]
+        return _serve(deps, users)
+    pool = deps.lane_pool()
+    futures = [pool.submit(_serve, deps, lane) for lane in lanes]
     wait(futures)  # every lane settles before the batch counts as served, failed or not
     return sum(f.result() for f in futures)  # re-raises the first lane's failure
 
@@ -163,8 +163,8 @@ def drain_ready(token: str) -> int:
     """RQ job: a drainer. Serve users from the ready list until it stayed empty for
     ``drainer_idle_s`` (then retire, atomically with a last emptiness check) or the time budget is
     spent (then hand over to a fresh job). Returns how many messages it handled."""
-    rt = current()
-    schedule = DrainSchedule(rt.redis)
+    deps = current()
+    schedule = DrainSchedule(deps.redis)
     started = time.monotonic()
     handled = 0
     live: str | None = token
@@ -172,17 +172,17 @@ def drain_ready(token: str) -> int:
         while live is not None:
             users = schedule.pop(live, retire=False)
             if not users:
-                user = schedule.wait(rt.drainer_idle_s) if rt.drainer_idle_s > 0 else None
+                user = schedule.wait(deps.drainer_idle_s) if deps.drainer_idle_s > 0 else None
                 users = [user] if user is not None else schedule.pop(live)
             if not users:
                 live = None  # retired by the same script that found the list empty
                 break
-            handled += _serve_batch(rt, users)
-            if time.monotonic() - started >= rt.drainer_budget_s:
+            handled += _serve_batch(deps, users)
+            if time.monotonic() - started >= deps.drainer_budget_s:
                 successor = schedule.handover(live)
                 live = None
                 if successor is not None:
-                    enqueue_drainer(rt.queue, successor)
+                    enqueue_drainer(deps.queue, successor)
     finally:
         if live is not None:  # failed midway: free the slot (the sweeper re-drives what was left)
             with contextlib.suppress(Exception):
@@ -205,43 +205,60 @@ def deliver_push(user: str, text: str, key: str, content: str = "", due: str = "
     ``content`` and ``due`` are absent from jobs queued before they were added: no focus then."""
     from skills.reminders.schedule import DuePush, record_outcome
 
-    rt = current()
-    outcomes = rt.delivery.deliver(user, key, [text], passive=False, carry_parked=False)
+    deps = current()
+    outcomes = deps.delivery.deliver(user, key, [text], passive=False, carry_parked=False)
     channel = str(outcomes[-1].channel) if outcomes else "drop"
-    record_outcome(rt.sql_engine(), key, channel)
+    if deps.sql_engine is None:
+        raise RuntimeError("a reminder push needs the business tables: WorkerDeps.sql_engine is unset")
+    record_outcome(deps.sql_engine, key, channel)
     if content and channel != "drop":
-        rt.engine.show(user, *DuePush(user, text, key, content, due).shown(), at=datetime.now(UTC))
+        deps.turns.show(user, *DuePush(user, text, key, content, due).shown(), at=datetime.now(UTC))
     return channel
 
 
 class EdgeWorker(SimpleWorker):
-    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), with the
-    process's :class:`EdgeRuntime` installed. Per-user leases, not forking, keep users isolated."""
+    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), each inside
+    :func:`bot.worker.serving` with this worker's :class:`WorkerDeps`. Per-user leases, not forking,
+    keep users isolated. Jobs queued by older releases under names since moved still run
+    (:class:`bot.upgrade.StoredJob`)."""
 
-    def __init__(self, *args: Any, runtime: EdgeRuntime, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, deps: WorkerDeps, **kwargs: Any) -> None:
+        from bot.upgrade import StoredJob
+
+        kwargs.setdefault("job_class", StoredJob)
         super().__init__(*args, **kwargs)
-        install(runtime)
+        self.deps = deps
+
+    def execute_job(self, job: Any, queue: Any) -> Any:
+        with serving(self.deps):
+            return super().execute_job(job, queue)
 
 
 class InlineDispatcher:
-    """Embedded mode: drain jobs run on a small thread pool inside the webhook process."""
+    """Embedded mode: drain jobs run on a small thread pool inside the webhook process, each inside
+    :func:`bot.worker.serving` with ``deps``."""
 
-    def __init__(self, runtime: EdgeRuntime, *, threads: int = 4) -> None:
-        install(runtime)
+    def __init__(self, deps: WorkerDeps, *, threads: int = 4) -> None:
+        self.deps = deps
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wxbot-drain")
 
     def drain(self, user: str, *, force: bool = False) -> None:
-        self._pool.submit(_logged, drain_user, user)
+        self.submit(drain_user, user)
 
     def released(self, user: str, message_key: str, reply: str) -> None:
-        self._pool.submit(_logged, deliver_released, user, message_key, reply)
+        self.submit(deliver_released, user, message_key, reply)
+
+    def submit(self, job: Callable[..., Any], *args: Any) -> Future[None]:
+        """Run ``job(*args)`` on the pool, inside :func:`serving` with this dispatcher's deps (a
+        failure is logged, as RQ records a failed job)."""
+        return self._pool.submit(self._run, job, *args)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True)
 
-
-def _logged(fn: Any, *args: Any) -> None:
-    try:
-        fn(*args)
-    except Exception:
-        log.exception("embedded job %s failed", getattr(fn, "__name__", fn))
+    def _run(self, job: Callable[..., Any], *args: Any) -> None:
+        try:
+            with serving(self.deps):
+                job(*args)
+        except Exception:
+            log.exception("embedded job %s failed", job.__name__)

@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from runtime.skill import ActionSpec, SkillResult, SkillSpec
+
 __all__ = [
     "REQUEST_CHANGE",
     "AgentTool",
@@ -88,38 +90,39 @@ def request_change_tool(write_intents: Iterable[str]) -> AgentTool:
 _NUMERIC = {"count", "money", "number", "duration", "distance", "height", "weight"}
 
 
-def tools_from_skills(skills: Iterable[Any], run_action: Callable[[Any, Mapping[str, Any]], Any],
+def tools_from_skills(skills: Iterable[SkillSpec], run_action: Callable[[ActionSpec, Mapping[str, Any]], SkillResult],
                       read_only: Iterable[str]) -> list[AgentTool]:
     """One tool per skill action: read-only intents get a runner, the others are write tools.
 
     ``run_action(action, args)`` runs an action for this turn (the engine supplies the exec view and
-    services) and returns a ``SkillResult``; the tool hands the model its ``dto`` (or its reply text).
+    services) and returns its :class:`~runtime.skill.SkillResult`; the tool hands the model its
+    ``dto`` (or its reply text).
     """
     readable = frozenset(read_only)
     tools: list[AgentTool] = []
     for skill in skills:
-        for action in getattr(skill, "actions", ()):
+        for action in skill.actions:
             intent = str(action.intent)
             props = {
                 str(s.name): {"type": "number" if str(s.parser) in _NUMERIC else "string",
                               "description": str(s.question)}
-                for s in getattr(action, "slots", ())
+                for s in action.slots
             }
             params = {"type": "object", "properties": props}
-            description = str(getattr(action, "description", "") or intent)
-            writes = bool(getattr(action, "writes", False)) or intent not in readable
+            description = action.description or intent
+            writes = action.writes or intent not in readable
             runner = None if writes else _runner(action, run_action)
             tools.append(AgentTool(tool_name(intent), description, params, runner, intent=intent, writes=writes))
     return tools
 
 
-def _runner(action: Any, run_action: Callable[[Any, Mapping[str, Any]], Any]) -> Callable[[Mapping[str, Any]], ToolOutput]:
+def _runner(action: ActionSpec,
+            run_action: Callable[[ActionSpec, Mapping[str, Any]], SkillResult]) -> Callable[[Mapping[str, Any]], ToolOutput]:
     def run(args: Mapping[str, Any]) -> ToolOutput:
         result = run_action(action, args)
-        if not getattr(result, "ok", True):
-            raise ToolFailed(str(getattr(result, "reply", "查询失败"))[:80])
-        dto = getattr(result, "dto", None)
-        return dict(dto) if dto else str(getattr(result, "reply", ""))
+        if not result.ok:
+            raise ToolFailed(str(result.reply or "查询失败")[:80])
+        return dict(result.dto) if result.dto else str(result.reply)
     return run
 
 

@@ -7,7 +7,7 @@ from runtime.transcript.store import (
     DeliveryEntry,
     EntryKind,
     LatencySummary,
-    TranscribedEngine,
+    TranscribedTurns,
     Transcript,
     TranscriptEntry,
     TranscriptStats,
@@ -20,7 +20,7 @@ from runtime.transcript.store import (
 )
 
 __all__ = [
-    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "ToolCall", "TranscribedEngine", "Transcript",
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "ToolCall", "TranscribedTurns", "Transcript",
     "TranscriptEntry", "TranscriptStats", "TurnEntry", "TurnHandler", "UnreadableEntry", "from_fields", "percentile",
     "record_tool_call", "recording_tools", "stream_id_at", "stream_id_time", "to_fields",
 ]

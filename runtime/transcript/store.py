@@ -42,7 +42,7 @@ from runtime.turn import Inbound, TurnResult
 
 __all__ = [
     "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "Transcript", "TranscriptEntry",
-    "TranscriptStats", "TranscribedEngine", "TurnEntry", "TurnHandler", "UnreadableEntry", "percentile", "stream_id_at",
+    "TranscriptStats", "TranscribedTurns", "TurnEntry", "TurnHandler", "UnreadableEntry", "percentile", "stream_id_at",
     "stream_id_time",
 ]
 
@@ -91,11 +91,6 @@ class Transcript:
         self._approximate = approximate
         self._now = now or (lambda: datetime.now(UTC))
         self._trimmed_at: datetime | None = None  # when this process last trimmed the active-users index
-
-    @classmethod
-    def from_settings(cls, redis: Any, settings: Any) -> Transcript:
-        """A transcript with the retention configured in ``settings`` (TRANSCRIPT_MAX_LEN/_AGE_DAYS)."""
-        return cls(redis, max_len=settings.transcript_max_len, max_age_days=settings.transcript_max_age_days)
 
     # -- writes -------------------------------------------------------------------------------
     def record_turn(self, inbound: Inbound, result: TurnResult, tools: Sequence[ToolCall] = ()) -> None:
@@ -207,10 +202,10 @@ class TurnHandler(Protocol):
         """Make a result shown outside a turn (a push) the focus of the user's next message."""
 
 
-class TranscribedEngine:
+class TranscribedTurns:
     """Wraps an engine so that every handled turn is also recorded in the transcript.
 
-    Keeps the worker's ``TurnEngine`` contract (``store`` and ``handle_deferred``).
+    Keeps the worker's ``TurnRunner`` contract (``store`` and ``handle_deferred``).
     """
 
     def __init__(self, engine: TurnHandler, transcript: Transcript) -> None:

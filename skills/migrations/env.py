@@ -11,7 +11,7 @@ import os
 from alembic import context
 from sqlmodel import SQLModel
 
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 
 import_models()
 target_metadata = SQLModel.metadata
@@ -37,7 +37,7 @@ def run_migrations_online() -> None:
     url = context.get_x_argument(as_dictionary=True).get("url") or os.environ.get("DATABASE_URL")
     if not url:
         raise SystemExit("no database: pass -x url=... or set DATABASE_URL")
-    engine = make_engine(url)
+    engine = make_sql_engine(url)
     with engine.begin() as conn:
         _run(conn)
     engine.dispose()

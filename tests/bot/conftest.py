@@ -8,7 +8,7 @@ import fakeredis
 import pytest
 import redis
 
-from tests.harness.edge import REAL_REDIS_URL
+from tests.harness.edge import REAL_REDIS_URL, jobs_scope
 from tests.harness.redis_server import flushed_db
 
 
@@ -20,3 +20,10 @@ def fake_redis() -> redis.Redis:
 @pytest.fixture
 def real_redis() -> Iterator[redis.Redis]:
     yield from flushed_db(REAL_REDIS_URL)
+
+
+@pytest.fixture(autouse=True)
+def _jobs_end_with_the_test() -> Iterator[None]:
+    with jobs_scope():
+        yield
+

@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 LOGGERS = {
-    "bot.webhook.app": "bot.webhook",
+    "bot.webhook.asgi": "bot.webhook",
     "bot.webhook._wait": "bot._webhook_wait",
     "bot.worker.jobs": "bot.worker",
     "bot.worker._turn": "bot.worker",

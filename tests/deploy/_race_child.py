@@ -18,7 +18,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 import skills.migrate
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 from skills.migrate import init_db
 
 
@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     if "--no-lock" in argv:
         skills.migrate._schema_lock = _no_lock  # type: ignore[assignment]
     import_models()
-    engine = make_engine(url)
+    engine = make_sql_engine(url)
     held = []
 
     @event.listens_for(engine, "before_cursor_execute")

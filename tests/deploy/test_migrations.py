@@ -17,7 +17,7 @@ from sqlmodel import Session, SQLModel, select
 from bot.cli import main
 from bot.commands.db import schema_gate
 from bot.settings import Settings
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 from skills.migrate import SchemaError, head, init_db, status, upgrade_engine
 from skills.models import ExerciseLog, HealthProfile, PantryItem, User
 from skills.reminders.models import Reminder
@@ -46,7 +46,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Engine]:
     import_models()
-    eng = make_engine(db_url)
+    eng = make_sql_engine(db_url)
     yield eng
     eng.dispose()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import head, status
 from tests.harness.pg import throwaway_database
 
@@ -46,7 +46,7 @@ def race(url: str, *extra: str) -> list[str]:
 def test_processes_starting_together_on_an_empty_database_all_start(empty_db: str) -> None:
     outputs = race(empty_db)
     assert outputs == ["ok"] * PROCESSES, outputs
-    engine = make_engine(empty_db)
+    engine = make_sql_engine(empty_db)
     try:
         assert status(engine).current == head()
         with engine.connect() as conn:
@@ -78,7 +78,7 @@ def test_a_new_connection_waits_for_the_wal_switch_while_another_process_writes(
         sqlite3.connect(path, timeout=5).execute("PRAGMA journal_mode=WAL")
     release = threading.Timer(0.5, writer.execute, args=("COMMIT",))
     release.start()
-    engine = make_engine(f"sqlite:///{path}")
+    engine = make_sql_engine(f"sqlite:///{path}")
     started = time.monotonic()
     try:
         with engine.connect() as conn:

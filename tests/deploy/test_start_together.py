@@ -22,7 +22,7 @@ import redis
 from rq import Worker
 
 from bot.bench import PrivateRedis, free_port
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import head, status
 from tests.harness.pg import throwaway_database
 
@@ -108,7 +108,7 @@ def start_round(kind: str, redis_url: str, directory: Path) -> list[str]:
             conn.close()
         problems += [f"{what}: {log.read_text(errors='replace')[-1500:]}" for what, log in logs.items()
                      if "Traceback" in log.read_text(errors="replace")]
-        engine = make_engine(url)
+        engine = make_sql_engine(url)
         try:
             if status(engine).current != head():
                 problems.append(f"schema at {status(engine).current}, not {head()}")

@@ -40,7 +40,7 @@ def test_llm_down_slow_refusing_or_garbage_every_turn_answered(db8: redis.Redis,
     with FakeOpenAI() as llm, tempfile.TemporaryDirectory() as data:
         hook = start_webhook(db8, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
         env = worker_env(URL, wx, **llm.env(), DATA_DIR=data, WEATHER_FAKE="1", DATABASE_URL="")
-        proc = subprocess.Popen(worker_cmd(f"llm-fault-{os.getpid()}", engine="bot.app:app_engine"),
+        proc = subprocess.Popen(worker_cmd(f"llm-fault-{os.getpid()}", engine="bot.compose:conversation_engine"),
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         latencies: dict[str, float] = {}
         calls: dict[str, int] = {}

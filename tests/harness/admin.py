@@ -6,18 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import fakeredis
-
-from bot import app as wiring
+from bot import compose
 from bot.admin import AdminDeps, mount
-from bot.app import build_runtime
 from bot.delivery import DeliveryService
 from bot.queue import make_queue
 from bot.settings import Settings
 from bot.webhook import WebhookConfig, create_app
 from bot.wechat.testkit import FakeWeChatServer, ServerThread
-from bot.worker import EdgeRuntime, InlineDispatcher, install
-from runtime.transcript import TranscribedEngine, Transcript
+from bot.worker import InlineDispatcher, WorkerDeps
+from runtime.store import RedisContextStore
+from runtime.transcript import TranscribedTurns, Transcript
 
 ADMIN_TOKEN = "admin-secret-token-123"
 
@@ -37,7 +35,7 @@ class Stack:
     settings: Settings
     transcript: Transcript
     inline: InlineDispatcher
-    edge: EdgeRuntime
+    edge: WorkerDeps
     server: ServerThread | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -51,11 +49,6 @@ class Stack:
         self.server.start()
         return self
 
-    def use(self) -> Stack:
-        """Make this stack's runtime the one drain jobs use (the worker keeps one per process)."""
-        install(self.edge)
-        return self
-
     def stop(self) -> None:
         if self.server is not None:
             self.server.stop()
@@ -64,15 +57,17 @@ class Stack:
 
 def build_stack(settings: Settings) -> Stack:
     """What ``wxbot serve`` builds in embedded mode, plus the admin mount and transcript recording."""
-    conn = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    runtime = build_runtime(settings, redis=conn)
-    transcript = Transcript.from_settings(conn, settings)
-    engine = TranscribedEngine(runtime.engine, transcript)
-    edge = EdgeRuntime(redis=conn, engine=engine, delivery=DeliveryService(conn, wiring.wechat_api(settings, conn)),
-                       queue=make_queue(conn), lease_ttl_ms=5000)
+    conn = compose.embedded_redis()
+    built = compose.core(settings, redis=conn)
+    transcript = compose.transcript(settings, conn)
+    turns = TranscribedTurns(built.engine, transcript)
+    edge = WorkerDeps(redis=conn, turns=turns, delivery=DeliveryService(conn, compose.wechat_api(settings, conn)),
+                       queue=make_queue(conn), sql_engine=built.services.db, lease_ttl_ms=5000)
     inline = InlineDispatcher(edge)
-    config = WebhookConfig(secrets=wiring.secrets(settings), reply_wait_s=3.0, hold_s=3.5, attempt_period_s=3.0,
+    config = WebhookConfig(secrets=compose.secrets(settings), reply_wait_s=3.0, hold_s=3.5, attempt_period_s=3.0,
                            sweep_interval_s=0.5)
     app = create_app(config, redis=conn, dispatch=inline)
-    mount(app, AdminDeps.build(settings, conn, runtime.store))
+    store = built.store if built.store is not None else RedisContextStore(conn)
+    mount(app, AdminDeps(settings=settings, redis=conn, store=store, transcript=transcript,
+                         secrets=compose.secrets(settings), sandbox=compose.rerun_sandbox(settings)))
     return Stack(app=app, redis=conn, settings=settings, transcript=transcript, inline=inline, edge=edge)

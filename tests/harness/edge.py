@@ -7,7 +7,8 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from bot.wechat import AccessTokenService, StableTokenFetcher, WeChatpyAPI
 from bot.wechat.crypto import WebhookSecrets
 from bot.wechat.testkit import FakeWeChatServer, ServerThread
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, InlineDispatcher, UnrecordedEngine
+from bot.worker import InlineDispatcher, UnrecordedTurns, WorkerDeps, serving
 from tests.harness.redis_server import private_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def fast_config(**kw: Any) -> WebhookConfig:
 @dataclass
 class Webhook:
     thread: ServerThread
-    runtime: EdgeRuntime | None = None
+    deps: WorkerDeps | None = None
     cleanup: list[Callable[[], None]] = field(default_factory=list)
 
     @property
@@ -62,7 +63,7 @@ def url_of(conn: Any) -> str:
 
 def start_webhook(conn: Any, wx: FakeWeChatServer, *, embedded: bool, **config: Any) -> Webhook:
     if embedded:
-        rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
+        rt = WorkerDeps(redis=conn, turns=UnrecordedTurns(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
                          queue=make_queue(conn), lease_ttl_ms=3000)
         inline = InlineDispatcher(rt)
         hook = Webhook(ServerThread(create_app(fast_config(**config), redis=conn, dispatch=inline)), rt)
@@ -98,6 +99,25 @@ def wait_until(pred: Callable[[], bool], timeout: float, interval: float = 0.05)
             return True
         time.sleep(interval)
     return pred()
+
+
+_JOBS = ExitStack()
+
+
+def run_jobs_with(deps: WorkerDeps) -> WorkerDeps:
+    """Until the test ends, the jobs it calls run with ``deps``, as inside the worker entry point
+    (:func:`bot.worker.serving`)."""
+    _JOBS.enter_context(serving(deps))
+    return deps
+
+
+@contextmanager
+def jobs_scope() -> Iterator[None]:
+    """Around a test: what :func:`run_jobs_with` set ends with it."""
+    try:
+        yield
+    finally:
+        _JOBS.close()
 
 
 def make_api(wx: FakeWeChatServer, conn: Any, *, timeout: float = 2.0) -> WeChatpyAPI:

@@ -58,10 +58,10 @@ def test_runtime_does_not_import_training_packages() -> None:
 
 def test_the_bot_runs_a_turn_without_training_packages(tmp_path: Path) -> None:
     code = (
-        "import sys, datetime as d; from bot.app import build_runtime; from bot.settings import Settings; "
+        "import sys, datetime as d; from bot.compose import core; from bot.settings import Settings; "
         "from runtime.turn import Inbound; "
         f"s = Settings.from_env({{}}, env_file=None).model_copy(update={{'data_dir': __import__('pathlib').Path({str(tmp_path)!r}), 'weather_fake': True}}); "
-        "r = build_runtime(s); t = r.engine.handle(Inbound(user='u', text='10分钟计时器', msg_id='m', "
+        "r = core(s); t = r.engine.handle(Inbound(user='u', text='10分钟计时器', msg_id='m', "
         "at=d.datetime(2026, 12, 1, 10, tzinfo=d.timezone.utc))).trace; "
         f"sys.exit(2 if any(m in sys.modules for m in {TRAINING_ONLY!r}) else 0 if t.stage else 3)"
     )

@@ -46,10 +46,10 @@ def test_real_turns_are_collected_from_dialogue_scripts(tmp_path: Path) -> None:
         '{"user": "u1", "text": "3个人预算100帮我安排晚饭", "at": "2026-12-01T18:00:00+08:00"}\n'
         '{"user": "u1", "text": "不吃辣"}\n', "utf-8")
     (tmp_path / "a.expected.jsonl").write_text('{"user": "u1", "text": "never read"}\n', "utf-8")
-    from bot.app import build_runtime
+    from bot.compose import core
     from bot.settings import Settings
 
-    runtime = build_runtime(Settings(_env_file=None, data_dir=tmp_path / "data", weather_fake=True))  # type: ignore[call-arg]
+    runtime = core(Settings(_env_file=None, data_dir=tmp_path / "data", weather_fake=True))  # type: ignore[call-arg]
     try:
         turns = bench_tokens.collect_dialogue_turns(runtime.engine, tmp_path)
     finally:

@@ -30,7 +30,7 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 
@@ -144,7 +144,7 @@ def test_a_server_error_is_retried_once_within_the_turn() -> None:
 
 @pytest.fixture
 def services() -> Iterator[Services]:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     yield Services(db=db)
     db.dispose()

@@ -17,7 +17,7 @@ from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage, TurnResult
 from runtime.views import ModelSummary, RouterView
 from skills import all_skills, registry
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 
@@ -27,7 +27,7 @@ VAGUE = "嗯嗯那个啥你觉得呢"
 
 @pytest.fixture
 def services() -> Iterator[Services]:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     yield Services(db=db)
     db.dispose()

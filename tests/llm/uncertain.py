@@ -7,7 +7,7 @@ clear tasks and 10 out-of-scope requests, written from the user's side. Each lin
      "good": {"intents": [...], "asks": bool, "writes": "ok"|"no"},
      "ideal": {"route": {intent, confidence, params}, "reply": str, "tool": {name, arguments}|null}}
 
-Every item runs as a fresh user through the real engine (``bot.app.build_runtime``, embedded, fake
+Every item runs as a fresh user through the real engine (``bot.compose.core``, embedded, fake
 weather): the ``setup`` messages first, then ``text``, which is scored. A scored turn is good when
 
 * it wrote nothing, unless ``writes`` is ``"ok"`` (reminders, pantry, profile and exercise tables are
@@ -180,7 +180,7 @@ def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] =
 
 @contextmanager
 def _runtime(model: str, items: Sequence[Item], *, breaker: int | None = None) -> Iterator[Any]:
-    from bot.app import build_runtime
+    from bot.compose import core
     from bot.settings import Settings
     from runtime.llm.testkit import FakeOpenAI, Mode
 
@@ -191,7 +191,7 @@ def _runtime(model: str, items: Sequence[Item], *, breaker: int | None = None) -
             fields.update(openai_base_url=fake.base_url, openai_api_key="fake-key", openai_model="ideal-model")
             if breaker is not None:
                 fields["openai_extra"] = {"OPENAI_BREAKER_FAILURES": str(breaker)}
-        runtime = build_runtime(Settings(_env_file=None, **fields))  # type: ignore[call-arg]
+        runtime = core(Settings(_env_file=None, **fields))  # type: ignore[call-arg]
         try:
             yield runtime
         finally:

@@ -17,7 +17,7 @@ from runtime.clock import SettableClock
 from runtime.parsers.timephrase import parse_time_phrase
 from runtime.skill import SkillResult
 from runtime.views import make_exec_view
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.reminders import extract_content, extract_target, run_due
 from skills.reminders.schedule import DuePush
@@ -35,7 +35,7 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Engine]:
-    eng = make_engine(db_url)
+    eng = make_sql_engine(db_url)
     init_db(eng)
     yield eng
     eng.dispose()

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.app import build_runtime
+from bot.compose import core
 from bot.script import ScriptRunner
 from bot.settings import Settings
 from runtime.clock import SettableClock
@@ -99,7 +99,7 @@ def test_eleventh_of_a_month_is_not_national_day() -> None:
 def runner(tmp_path_factory: pytest.TempPathFactory) -> ScriptRunner:
     directory: Path = tmp_path_factory.mktemp("dt")
     settings = Settings(data_dir=directory, intent_model=False, weather_fake=True)
-    runtime = build_runtime(settings)
+    runtime = core(settings)
     return ScriptRunner(runtime.engine, SettableClock(WED))
 
 

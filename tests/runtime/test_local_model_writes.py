@@ -15,7 +15,7 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.reminders.models import Reminder, as_utc
 from skills.services import Services
@@ -39,7 +39,7 @@ class SureOfReminders:
 
 @pytest.fixture
 def services() -> Iterator[Services]:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     yield Services(db=db)
     db.dispose()

@@ -17,7 +17,7 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage
 from skills import all_skills
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 
@@ -26,7 +26,7 @@ AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
 
 @pytest.fixture
 def services() -> Iterator[Services]:
-    db = make_engine("sqlite://")
+    db = make_sql_engine("sqlite://")
     init_db(db)
     yield Services(db=db)
     db.dispose()

@@ -20,8 +20,9 @@ from starlette.testclient import TestClient
 
 from bot.delivery import DeliveryService
 from bot.queue import make_queue
-from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install
+from bot.worker import UnrecordedTurns, WorkerDeps, drain_user
 from runtime import keys
+from tests.harness.edge import run_jobs_with
 from tests.harness.webhook_app import RecordingDispatcher, make_app, signed
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">'
@@ -109,13 +110,13 @@ class _NullAPI:
 
 def _drain_everything(conn: Any) -> None:
     """Every accepted mailbox through the worker code and the real engine: no exception escapes."""
-    from bot.app import build_runtime
+    from bot.compose import core
     from bot.settings import Settings
 
     with tempfile.TemporaryDirectory() as data:
         settings = Settings.from_env({"DATA_DIR": data, "WEATHER_FAKE": "1"})
-        engine = build_runtime(settings, redis=conn, database_url=f"sqlite:///{Path(data) / 'db.sqlite'}").engine
-        install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, _NullAPI()),
+        engine = core(settings, redis=conn, database_url=f"sqlite:///{Path(data) / 'db.sqlite'}").engine
+        run_jobs_with(WorkerDeps(redis=conn, turns=UnrecordedTurns(engine), delivery=DeliveryService(conn, _NullAPI()),
                             queue=make_queue(conn), typing_after_s=0))
         users = [m.decode() for m in conn.zrange(keys.active_mailboxes(), 0, -1)]
         for user in users:

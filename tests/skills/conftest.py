@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from runtime.views import ExecView, make_exec_view
-from skills.db import make_engine
+from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 
@@ -29,7 +29,7 @@ def sqlite_url(tmp_path: Any) -> str:
 
 @pytest.fixture
 def engine(sqlite_url: str) -> Iterator[Engine]:
-    eng = make_engine(sqlite_url)
+    eng = make_sql_engine(sqlite_url)
     init_db(eng)
     yield eng
     eng.dispose()
@@ -44,7 +44,7 @@ def services(engine: Engine) -> Services:
 def pg_schema(pg_url: str) -> Iterator[str]:
     """A throwaway schema in the run's PostgreSQL database, dropped after the session."""
     name = f"t_skills_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(pg_url)
+    admin = make_sql_engine(pg_url)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{name}"'))
     yield name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.app import build_runtime
+from bot.compose import core
 from bot.script import ScriptRunner
 from bot.settings import Settings
 
@@ -18,7 +18,7 @@ SCRIPT = [
 
 
 def test_delete_the_latest_workout_and_keep_the_other(tmp_path: Path) -> None:
-    runtime = build_runtime(Settings(data_dir=tmp_path, intent_model=False))
+    runtime = core(Settings(data_dir=tmp_path, intent_model=False))
     try:
         out = list(ScriptRunner(runtime.engine).run_lines(SCRIPT))
     finally:

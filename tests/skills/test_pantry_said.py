@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 
 from runtime.views import ExecView
 from skills.cookbook.catalog import load_catalog
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 from skills.dinner import skill as dinner
 from skills.migrate import status, upgrade_engine
 from skills.pantry import parse_pantry
@@ -29,16 +29,16 @@ def bare_engine(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Engin
     """An empty database (nothing migrated yet): an SQLite file, or a fresh PostgreSQL schema."""
     import_models()
     if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+        engine = make_sql_engine(f"sqlite:///{tmp_path / 'old.db'}")
         yield engine
         engine.dispose()
         return
     url = request.getfixturevalue("pg_url")
     schema = f"said_{uuid.uuid4().hex[:8]}"
-    admin = make_engine(url)
+    admin = make_sql_engine(url)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine = make_engine(url, schema=schema)
+    engine = make_sql_engine(url, schema=schema)
     yield engine
     engine.dispose()
     with admin.begin() as conn:

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from runtime.views import ExecView
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 from skills.migrate import head, status, upgrade_engine
 from skills.profile import extract_bare_value
 from skills.profile import skill as profile
@@ -61,7 +61,7 @@ def test_a_missing_measure_is_followed_by_its_value(services: Services, make_vie
 
 def test_the_migration_adds_conditions_and_keeps_the_profiles_written_before(tmp_path: Any, make_view: View) -> None:
     import_models()
-    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    engine = make_sql_engine(f"sqlite:///{tmp_path / 'old.db'}")
     upgrade_engine(engine, "0003")
     with engine.begin() as conn:  # a profile of the schema before: its condition only as the foods it rules out
         conn.execute(text("INSERT INTO users (openid, tz, subscribed, created_at) VALUES ('u1', 'Asia/Shanghai', true, :t)"),

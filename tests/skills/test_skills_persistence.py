@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, func, select
 
-from skills.db import import_models, make_engine
+from skills.db import import_models, make_sql_engine
 from skills.migrate import current, upgrade
 from skills.models import DeliveryRecord, ExerciseLog, HealthProfile, PantryItem
 from skills.store import apply_once, insert_once
@@ -67,7 +67,7 @@ def _check_idempotent_writes(engine: Engine) -> None:
 def test_sqlite_upgrade_head_yields_exactly_the_metadata(sqlite_url: str) -> None:
     upgrade(sqlite_url)
     upgrade(sqlite_url)  # a second run is a no-op
-    engine = make_engine(sqlite_url)
+    engine = make_sql_engine(sqlite_url)
     try:
         _check_schema_matches(engine)
         _check_idempotent_writes(engine)
@@ -78,10 +78,10 @@ def test_sqlite_upgrade_head_yields_exactly_the_metadata(sqlite_url: str) -> Non
 @pytest.fixture
 def pg_engine(pg_schema: str, pg_url: str) -> Iterator[Engine]:
     schema = f"{pg_schema}_{uuid.uuid4().hex[:6]}"
-    admin = make_engine(pg_url)
+    admin = make_sql_engine(pg_url)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine = make_engine(pg_url, schema=schema)
+    engine = make_sql_engine(pg_url, schema=schema)
     yield engine
     engine.dispose()
     with admin.begin() as conn:

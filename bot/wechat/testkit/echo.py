@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bot.settings import Settings
 from runtime.turn import Inbound, StateSnapshot, TurnResult, TurnTrace
 
 
@@ -26,6 +27,6 @@ class EchoEngine:
         return TurnResult(replies=[reply], trace=trace, state=StateSnapshot())
 
 
-def build_engine(settings: Any, redis: Any) -> EchoEngine:
+def build_engine(settings: Settings, redis: Any) -> EchoEngine:
     """Engine factory for ``wxbot worker --engine bot.wechat.testkit.echo:build_engine``."""
     return EchoEngine()

@@ -1,8 +1,7 @@
-"""``wxbot serve``'s app as deployed with REDIS_URL: per-request scripts pipelined on the real server."""
+"""``wxbot serve``'s webhook app as deployed with REDIS_URL: per-request scripts pipelined on the real server."""
 
 from __future__ import annotations
 
-import argparse
 import secrets
 import time
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from bot.commands.serve import build_app
+from bot.compose import webhook
 from bot.settings import Settings
 from bot.webhook import PipelinedScripts
 from bot.wechat.testkit import MessageFactory
@@ -21,8 +20,7 @@ from tests.harness.edge import REAL_REDIS_URL
 
 def test_served_app_admits_through_the_pipelined_connection(real_redis: Any, tmp_path: Path) -> None:
     settings = Settings(redis_url=REAL_REDIS_URL, data_dir=tmp_path, wechat_token="serve-token")
-    args = argparse.Namespace(path="/wechat", engine="bot.wechat.testkit.echo:build_engine", reply_wait=None)
-    app = build_app(args, settings)
+    app = webhook(settings, engine_ref="bot.wechat.testkit.echo:build_engine").app
     ts, nonce = str(int(time.time())), secrets.token_hex(6)
     query = {"timestamp": ts, "nonce": nonce, "signature": sign("serve-token", ts, nonce)}
     xml = MessageFactory().event("s1", "subscribe")  # an event nobody waits on: acked at once

@@ -14,9 +14,9 @@ from bot.delivery.handoff import LATE_RETRY_S, Attempt, Handoff
 from bot.queue import make_queue, sweep_once
 from bot.wechat.testkit import FakeWeChatServer
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, deliver_released, install
+from bot.worker import UnrecordedTurns, WorkerDeps, deliver_released
 from runtime import keys
-from tests.harness.edge import make_api
+from tests.harness.edge import make_api, run_jobs_with
 from tests.harness.redis_server import flushed_db, private_url
 
 pytestmark = pytest.mark.redis
@@ -57,7 +57,7 @@ def test_a_late_reply_whose_job_was_lost_is_handed_out_again_and_sent_once(wx: F
     api = make_api(wx, conn)
     delivery = DeliveryService(conn, api)
     delivery.store.on_user_message("u1", time.time())
-    install(EdgeRuntime(redis=conn, engine=EchoEngine(), delivery=delivery,
+    run_jobs_with(WorkerDeps(redis=conn, turns=UnrecordedTurns(EchoEngine()), delivery=delivery,
                         queue=make_queue(conn, "wxbot-test-late"), typing_after_s=0))
     t0 = time.time()
     handoff = ready_unclaimed(conn, "u1", "m1", "晚到的回复", deadline=t0 - 1)

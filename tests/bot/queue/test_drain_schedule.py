@@ -16,9 +16,9 @@ from bot.queue.sweeper import sweep_once
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, UnrecordedEngine, drain_ready, install
+from bot.worker import UnrecordedTurns, WorkerDeps, drain_ready
 from runtime import keys
-from tests.harness.edge import make_api
+from tests.harness.edge import make_api, run_jobs_with
 from tests.harness.redis_server import flushed_db, private_url
 
 pytestmark = pytest.mark.redis
@@ -76,7 +76,7 @@ def test_handover_starts_a_successor_only_when_work_is_left(conn: redis.Redis) -
 def test_one_drainer_serves_many_users_in_order_and_skips_a_leased_one(wx: FakeWeChatServer,
                                                                        conn: redis.Redis, lanes: int) -> None:
     queue = make_queue(conn, "wxbot-test-drain")
-    install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
+    run_jobs_with(WorkerDeps(redis=conn, turns=UnrecordedTurns(EchoEngine()), delivery=DeliveryService(conn, make_api(wx, conn)),
                         queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=lanes))
     dispatch = RQDispatcher(queue, max_drainers=1)
     for i in range(4):
@@ -113,7 +113,7 @@ class _RedisDiesFor(DeliveryService):
 def test_a_failing_lane_lets_the_other_lanes_finish_then_fails_the_drainer(wx: FakeWeChatServer,
                                                                           conn: redis.Redis) -> None:
     queue = make_queue(conn, "wxbot-test-drain")
-    install(EdgeRuntime(redis=conn, engine=UnrecordedEngine(EchoEngine()), delivery=_RedisDiesFor(conn, make_api(wx, conn)),
+    run_jobs_with(WorkerDeps(redis=conn, turns=UnrecordedTurns(EchoEngine()), delivery=_RedisDiesFor(conn, make_api(wx, conn)),
                         queue=queue, lease_ttl_ms=5000, typing_after_s=0, lanes=2))
     dispatch = RQDispatcher(queue, max_drainers=1)
     for i in range(3):

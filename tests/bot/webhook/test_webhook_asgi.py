@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.webhook._asgi import BodyTooLarge, query_of, read_body, respond
+from bot.webhook import BodyTooLarge, query_of, read_body, respond
 
 
 def test_query_string_decoding_matches_form_urlencoding() -> None:

@@ -101,8 +101,8 @@ def test_message_types(hook: Webhook, conn, wx: FakeWeChatServer) -> None:
     assert (view.status, view.reply) == (200, None)
     res = d.deliver(M.unsubscribe("u2"))
     assert res.body == "success"
-    assert hook.runtime is not None
-    store = hook.runtime.delivery.store
+    assert hook.deps is not None
+    store = hook.deps.delivery.store
     assert _eventually(lambda: store.flags("u2")["unsubscribed"])
     d.deliver(M.template_finished("u1", 1234, "failed:user block"))
     assert _eventually(lambda: any(o["status"] == "undelivered:failed:user block" for o in store.outcomes("u1")))
@@ -116,7 +116,7 @@ def test_a_retry_is_not_enqueued_twice(hook: Webhook, conn) -> None:
     again = d.post_once(xml)
     assert again.text == "success"  # already answered; not processed again
     assert conn.llen(keys.mailbox("u3")) == 0
-    assert len(hook.runtime.delivery.store.outcomes("u3")) == 1  # type: ignore[union-attr]
+    assert len(hook.deps.delivery.store.outcomes("u3")) == 1  # type: ignore[union-attr]
 
 
 def _eventually(pred, timeout: float = 3.0) -> bool:

@@ -12,19 +12,19 @@ from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install
+from bot.worker import UnrecordedTurns, WorkerDeps, drain_user
 from bot.worker._lease import LeaseKeeper
 from runtime import keys
 from runtime.turn import Inbound, TurnResult
-from tests.harness.edge import make_api
+from tests.harness.edge import make_api, run_jobs_with
 
 M = MessageFactory()
 
 
-def runtime(wx: FakeWeChatServer, conn, engine, ttl_ms: int) -> EdgeRuntime:
-    rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
+def runtime(wx: FakeWeChatServer, conn, engine, ttl_ms: int) -> WorkerDeps:
+    rt = WorkerDeps(redis=conn, turns=UnrecordedTurns(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
                      queue=make_queue(conn), lease_ttl_ms=ttl_ms, typing_after_s=0)
-    install(rt)
+    run_jobs_with(rt)
     return rt
 
 

@@ -12,13 +12,13 @@ from bot.delivery import DeliveryService
 from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
-from bot.worker import EdgeRuntime, install, process_entry
+from bot.worker import WorkerDeps, process_entry
 from runtime import keys
 from runtime.context import ConversationRuntimeContext
 from runtime.store import ContextConflict, RedisContextStore
-from runtime.transcript import TranscribedEngine, Transcript, TurnEntry
+from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound, StateSnapshot, TurnResult, TurnTrace
-from tests.harness.edge import make_api
+from tests.harness.edge import make_api, run_jobs_with
 
 M = MessageFactory()
 
@@ -64,11 +64,11 @@ class _Through:
         self.store._local.deferral = self.held
 
 
-def _runtime(wx: FakeWeChatServer, conn: Any, engine: CountingEngine) -> EdgeRuntime:
-    rt = EdgeRuntime(redis=conn, engine=TranscribedEngine(engine, Transcript(conn)),
+def _runtime(wx: FakeWeChatServer, conn: Any, engine: CountingEngine) -> WorkerDeps:
+    rt = WorkerDeps(redis=conn, turns=TranscribedTurns(engine, Transcript(conn)),
                      delivery=DeliveryService(conn, make_api(wx, conn)), queue=make_queue(conn),
                      lease_ttl_ms=2000, typing_after_s=0)
-    install(rt)
+    run_jobs_with(rt)
     return rt
 
 
@@ -79,7 +79,7 @@ def _accept(conn: Any, xml: str) -> str:
     return msg.to_json()
 
 
-def _turn_with_records(rt: EdgeRuntime, conn: Any, entry: str) -> list[str]:
+def _turn_with_records(rt: WorkerDeps, conn: Any, entry: str) -> list[str]:
     records = conn.pipeline(transaction=False)
     replies = process_entry(rt, entry, record_on=records)
     records.execute()
@@ -98,7 +98,7 @@ def test_the_turn_is_saved_marked_and_recorded_once(wx: FakeWeChatServer, fake_r
     assert _turn_with_records(rt, fake_redis, entry) == ["echo:记一下"]  # a re-run reuses the stored turn
     assert engine.calls == 1 and store.load("u1").version == 1
     assert [s.text for s in wx.state.sent] == ["echo:记一下"]
-    assert [e.inbound.text for e in rt.engine.transcript.turns("u1")] == ["记一下"]  # type: ignore[attr-defined]
+    assert [e.inbound.text for e in rt.turns.transcript.turns("u1")] == ["记一下"]  # type: ignore[attr-defined]
 
 
 def test_a_turn_whose_save_loses_the_race_writes_nothing_and_runs_again(wx: FakeWeChatServer,
@@ -112,7 +112,7 @@ def test_a_turn_whose_save_loses_the_race_writes_nothing_and_runs_again(wx: Fake
     ctx = store.load("u1")
     assert ctx.summary.open_items == ["pushed", "记一下"] and ctx.version == 2
     assert [s.text for s in wx.state.sent] == ["echo:记一下"]  # one reply, from the stored attempt
-    turns = rt.engine.transcript.turns("u1")  # type: ignore[attr-defined]
+    turns = rt.turns.transcript.turns("u1")  # type: ignore[attr-defined]
     assert len(turns) == 1 and all(isinstance(t, TurnEntry) for t in turns)
 
 
@@ -161,7 +161,7 @@ def test_a_waiting_request_is_offered_only_the_reply_of_the_stored_attempt(wx: F
     msg = parse_message(xml)
     rt.delivery.handoff.open(msg.user, msg.message_key, deadline=time.time() + 15)  # a request waits for it
     _turn_with_records(rt, fake_redis, _accept(fake_redis, M.text("u0", "先来")))  # the worker's first turn
-    rt.engine.engine.meddle = True  # type: ignore[attr-defined]
+    rt.turns.engine.meddle = True  # type: ignore[attr-defined]
     assert _turn_with_records(rt, fake_redis, msg.to_json()) == ["echo:记一下#3"]
     handoff = {k.decode(): v.decode() for k, v in fake_redis.hgetall(keys.handoff("u1", msg.message_key)).items()}
     assert handoff["state"] == "ready" and "echo:记一下#3" in handoff.values()

@@ -13,10 +13,10 @@ from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
 from bot.wechat.texts import TURN_FAILED
-from bot.worker import EdgeRuntime, UnrecordedEngine, drain_user, install, process_entry
+from bot.worker import UnrecordedTurns, WorkerDeps, drain_user, process_entry
 from runtime import keys
 from runtime.turn import Inbound, TurnResult
-from tests.harness.edge import make_api
+from tests.harness.edge import make_api, run_jobs_with
 
 M = MessageFactory()
 
@@ -33,10 +33,10 @@ class CountingEngine(EchoEngine):
         return super().handle(inbound)
 
 
-def runtime(wx: FakeWeChatServer, conn, engine) -> EdgeRuntime:
-    rt = EdgeRuntime(redis=conn, engine=UnrecordedEngine(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
+def runtime(wx: FakeWeChatServer, conn, engine) -> WorkerDeps:
+    rt = WorkerDeps(redis=conn, turns=UnrecordedTurns(engine), delivery=DeliveryService(conn, make_api(wx, conn)),
                      queue=make_queue(conn), lease_ttl_ms=2000, typing_after_s=0)
-    install(rt)
+    run_jobs_with(rt)
     return rt
 
 

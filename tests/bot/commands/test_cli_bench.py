@@ -12,7 +12,7 @@ from bot.bench.script import make_script
 from bot.commands import bench
 from bot.script import ScriptLine
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)

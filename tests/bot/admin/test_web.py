@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
-from tests.admin.conftest import REAL_REDIS_URL
+from tests.bot.admin.conftest import REAL_REDIS_URL
 from tests.harness.admin import ADMIN_TOKEN, Stack, build_stack, make_settings
 
 BEARER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -36,12 +36,12 @@ def open_stack(wx, tmp_path_factory) -> Iterator[Stack]:
 
 @pytest.fixture
 def secured(secured_stack: Stack) -> Stack:
-    return secured_stack.use()
+    return secured_stack
 
 
 @pytest.fixture
 def open_embedded(open_stack: Stack) -> Stack:
-    return open_stack.use()
+    return open_stack
 
 
 def say(stack: Stack, user: str, text: str) -> str | None:

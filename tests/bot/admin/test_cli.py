@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import build_runtime
 from bot.cli import main
+from bot.compose import core, rerun_sandbox, transcript
 from bot.settings import Settings
 from runtime import keys
-from runtime.transcript import TranscribedEngine, Transcript, TurnEntry
+from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
-from tests.admin.conftest import REAL_REDIS_URL, make_turn
+from tests.bot.admin.conftest import REAL_REDIS_URL, make_turn
 
 pytestmark = pytest.mark.redis
 URL = ["--redis-url", REAL_REDIS_URL]
@@ -25,9 +25,9 @@ def settings(tmp_path: Path) -> Settings:
     return Settings.from_env({"REDIS_URL": REAL_REDIS_URL, "DATA_DIR": str(tmp_path), "WEATHER_FAKE": "true"})
 
 
-def _talk(settings: Settings, real_redis, user: str, texts: list[str]) -> TranscribedEngine:
-    runtime = build_runtime(settings, redis=real_redis)
-    engine = TranscribedEngine(runtime.engine, Transcript.from_settings(real_redis, settings))
+def _talk(settings: Settings, real_redis, user: str, texts: list[str]) -> TranscribedTurns:
+    built = core(settings, redis=real_redis)
+    engine = TranscribedTurns(built.engine, transcript(settings, real_redis))
     for i, text in enumerate(texts):
         engine.handle(Inbound(user=user, text=text, msg_id=f"{user}-{i}",
                               at=datetime(2026, 12, 1, 12, i, tzinfo=UTC)))
@@ -72,11 +72,11 @@ def test_rerun_runs_each_turn_at_its_original_time(settings, real_redis) -> None
 
     _talk(settings, real_redis, "carol", ["现在几点"])
     turns = Transcript(real_redis).turns("carol")
-    report = rerun("carol", turns, settings)
+    report = rerun("carol", turns, rerun_sandbox(settings))
     assert report.changed == 0 and "12" in report.turns[0].rerun.reply  # 12:00 UTC recorded → same answer
     moved = [TurnEntry.model_validate(turns[0].model_dump() | {
         "inbound": turns[0].inbound.model_copy(update={"at": datetime(2026, 12, 1, 3, 7, tzinfo=UTC)})})]
-    assert rerun("carol", moved, settings).turns[0].changed == ["reply"]
+    assert rerun("carol", moved, rerun_sandbox(settings)).turns[0].changed == ["reply"]
 
 
 def test_inspect_and_reset(settings, real_redis, capsys) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.logs import JsonFormatter, configure_logging, hash_user, log_turn, turn_context
 from bot.settings import Settings
-from tests.admin.conftest import make_turn
+from tests.bot.admin.conftest import make_turn
 
 SECRET = "sk-very-secret-openai-key"
 

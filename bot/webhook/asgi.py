@@ -35,7 +35,7 @@ from bot.queue.sweeper import sweep_once
 from bot.redis_client import RedisClient
 from bot.webhook._aio import ScriptRunner, ThreadedScripts
 from bot.webhook._arrival import arrived
-from bot.webhook._asgi import (
+from bot.webhook._raw import (
     TEXT,
     XML,
     Answer,

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import cli
-from bot.app import build_runtime
+from bot.compose import core
 from bot.script import ScriptRunner
 from bot.settings import Settings
 from runtime.clock import SettableClock
@@ -22,9 +22,9 @@ START = datetime(2026, 12, 1, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    runtime = build_runtime(Settings(data_dir=tmp_path_factory.mktemp("sr"), intent_model=False))
-    yield runtime.engine
-    runtime.services.db.dispose()
+    built = core(Settings(data_dir=tmp_path_factory.mktemp("sr"), intent_model=False))
+    yield built.engine
+    built.services.db.dispose()
 
 
 @pytest.fixture
@@ -112,14 +112,14 @@ SCRIPT_AROUND = [
 
 
 def _fresh_run(year: int) -> list[dict[str, object]]:
-    runtime = build_runtime(Settings(data_dir=Path(tempfile.mkdtemp(prefix="sr-")), intent_model=False))
+    built = core(Settings(data_dir=Path(tempfile.mkdtemp(prefix="sr-")), intent_model=False))
     try:
         from skills.reminders import run_due
 
-        runner = ScriptRunner(runtime.engine, due_pushes=lambda now: run_due(runtime.services, now))
+        runner = ScriptRunner(built.engine, due_pushes=lambda now: run_due(built.services, now))
         return list(runner.run_lines([line % {"year": year} for line in SCRIPT_AROUND]))
     finally:
-        runtime.services.db.dispose()
+        built.services.db.dispose()
 
 
 @pytest.mark.parametrize("year", [2025, 2027])

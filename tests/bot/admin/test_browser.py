@@ -65,7 +65,6 @@ def log_in(browser: WebDriver, stack: Stack, path: str, token: str = ADMIN_TOKEN
 
 
 def test_admin_page_refuses_without_token_and_shows_a_trace_with_it(browser: WebDriver, stack: Stack) -> None:
-    stack.use()
     browser.delete_all_cookies()
     with WebhookDriver(stack.url + "/wechat", "sim-token", attempts=1) as wechat:
         reply = wechat.deliver(MessageFactory().text("wx-browser-1", "现在几点")).reply
@@ -120,7 +119,6 @@ def chat(browser: WebDriver, text: str) -> str:
 
 
 def open_simulator(browser: WebDriver, stack: Stack) -> None:
-    stack.use()
     browser.delete_all_cookies()
     browser.get(stack.url + "/simulator")
     assert browser.find_elements(By.ID, "token")  # the simulator is behind the admin login too

@@ -14,7 +14,7 @@ from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from bot.wechat.testkit.menu import menu_error, published_menu
 from tests.harness.admin import build_stack, make_settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "deploy" / "menu.toml"
 
 
@@ -102,7 +102,7 @@ def test_a_click_on_the_published_menu_starts_its_intent(account: FakeWeChatServ
     published = published_menu(account.state)
     assert published is not None
     dinner = next(b for b in published["button"] if b["name"] == "安排晚饭")
-    stack = build_stack(make_settings(tmp_path / "bot", account)).start().use()
+    stack = build_stack(make_settings(tmp_path / "bot", account)).start()
     try:
         with WebhookDriver(stack.url + "/wechat", "sim-token", attempts=1) as wechat:
             reply = wechat.deliver(MessageFactory().click("wx-menu-1", dinner["key"])).reply

@@ -10,7 +10,7 @@ from runtime import keys
 from runtime.store import InMemoryContextStore, RedisContextStore
 from runtime.transcript import (
     DeliveryEntry,
-    TranscribedEngine,
+    TranscribedTurns,
     Transcript,
     TurnEntry,
     UnreadableEntry,
@@ -18,7 +18,7 @@ from runtime.transcript import (
     to_fields,
 )
 from runtime.turn import Stage
-from tests.admin.conftest import make_turn
+from tests.bot.admin.conftest import make_turn
 
 
 class Clock:
@@ -117,7 +117,7 @@ def test_transcribed_engine_records_and_survives_a_broken_transcript(fake_redis)
         def handle(self, _inbound):
             return result.model_copy(deep=True)
 
-    wrapped = TranscribedEngine(Engine(), Transcript(fake_redis))
+    wrapped = TranscribedTurns(Engine(), Transcript(fake_redis))
     assert wrapped.handle(inbound).replies == result.replies
     assert len(wrapped.transcript.turns("u1")) == 1
     assert wrapped.store is None  # an in-memory store's reads cannot ride on the worker's pipelines
@@ -128,7 +128,7 @@ def test_transcribed_engine_records_and_survives_a_broken_transcript(fake_redis)
         def pipeline(self, **_kw):
             raise ConnectionError("redis down")
 
-    degraded = TranscribedEngine(Engine(), Transcript(Broken())).handle(inbound)
+    degraded = TranscribedTurns(Engine(), Transcript(Broken())).handle(inbound)
     assert degraded.replies == result.replies and degraded.trace.errors == ["transcript: ConnectionError"]
 
 

@@ -12,7 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.cli.test_cli_chat import WXBOT, _env
+from tests.bot.commands.test_cli_chat import WXBOT, _env
 
 DUE_SLACK_S = 5.0
 

@@ -37,3 +37,4 @@ def make_turn(user: str = "u1", text: str = "现在几点", *, stage: Stage = St
                       errors=errors or [], state_before=StateSnapshot(),
                       state_after=StateSnapshot(active_skill=None))
     return inbound, TurnResult(replies=[reply], trace=trace, state=trace.state_after)
+

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from bot.admin.rerun import rerun
-from bot.app import build_runtime
 from bot.cli import main
+from bot.compose import core, rerun_sandbox, transcript
 from bot.recording import WEATHER, ReplayWeather
 from bot.settings import Settings
-from runtime.transcript import TranscribedEngine, Transcript, TurnEntry
+from runtime.transcript import TranscribedTurns, Transcript, TurnEntry
 from runtime.turn import Inbound
 from skills.weather import CityForecast, DayForecast, WeatherUnavailable
-from tests.admin.conftest import REAL_REDIS_URL
+from tests.bot.admin.conftest import REAL_REDIS_URL
 
 pytestmark = pytest.mark.redis
 AT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)  # 10:00 in Shanghai
@@ -44,11 +44,11 @@ def settings(tmp_path: Path) -> Settings:
 
 
 def _talk(settings: Settings, redis, user: str, texts: list[str], provider: object) -> list[TurnEntry]:
-    runtime = build_runtime(settings, redis=redis, weather=provider)
-    engine = TranscribedEngine(runtime.engine, Transcript.from_settings(redis, settings))
+    built = core(settings, redis=redis, weather=provider)
+    engine = TranscribedTurns(built.engine, transcript(settings, redis))
     for i, text in enumerate(texts):
         engine.handle(Inbound(user=user, text=text, msg_id=f"{user}-{i}", at=AT + timedelta(minutes=i)))
-    runtime.services.db.dispose()
+    built.services.db.dispose()
     return Transcript(redis).turns(user)
 
 
@@ -70,7 +70,7 @@ def test_rerun_replays_the_recorded_weather_so_nothing_changes(settings, real_re
     assert "0 of 3 turns changed" in out, out
     # the control case: the same turns without their record are answered by the offline fake
     bare = [t.model_copy(update={"tools": []}) for t in Transcript(real_redis).turns("w2")]
-    report = rerun("w2", bare, settings)
+    report = rerun("w2", bare, rerun_sandbox(settings))
     assert [d.changed for d in report.turns][:2] == [["reply"], ["reply"]], report.turns
 
 
@@ -78,7 +78,7 @@ def test_a_recorded_weather_outage_is_replayed_as_an_outage(settings, real_redis
     turns = _talk(settings, real_redis, "w3", ["上海今天天气"], Storm(down=True))
     assert "暂时查不到" in turns[0].replies[0]
     assert turns[0].tools[0].error == {"type": "WeatherUnavailable", "detail": "connect timeout"}
-    assert rerun("w3", turns, settings).changed == 0
+    assert rerun("w3", turns, rerun_sandbox(settings)).changed == 0
 
 
 def test_replay_weather_falls_back_to_the_fake_for_what_was_not_recorded() -> None:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WXBOT = Path(sys.executable).with_name("wxbot")
 
 CONTRACT_KEYS = {"line", "user", "replies", "stage", "intent", "skill", "llm_calls", "prompt_tokens",

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from bot.admin._labels import counted_deliveries, delivery_label, entry_view, local_time, state_text
+from bot.admin import counted_deliveries, delivery_label, entry_view, local_time, state_text
 from bot.admin.overview import hourly_turns
 from bot.cli import main
 from runtime.transcript import Transcript
 from runtime.turn import Stage, StateSnapshot
-from tests.admin.conftest import REAL_REDIS_URL, make_turn
-from tests.admin.test_web import BEARER, open_embedded, open_stack, secured, secured_stack, wx  # noqa: F401
+from tests.bot.admin.conftest import REAL_REDIS_URL, make_turn
+from tests.bot.admin.test_web import BEARER, open_embedded, open_stack, secured, secured_stack, wx  # noqa: F401
 
 
 @pytest.mark.parametrize(("channel", "outcome", "label"), [

@@ -12,7 +12,7 @@ import pytest
 from bot.cli import main
 from bot.settings import MIN_SECRET_LEN, PLACEHOLDERS, Settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOOD = "0123456789abcdef0123456789abcdef"
 SERVER = {"REDIS_URL": "redis://127.0.0.1:1/0"}  # never reached: the refusal comes first
 
