@@ -4,7 +4,7 @@
 shared with the test suite, with the load generator's requests and the ``/proc`` readings."""
 
 from bot.bench._load import LoadSpec, SignedRequests
-from bot.bench._procs import cpu_seconds, resident_mb, stop
+from bot.bench._procs import ROOT, cpu_seconds, resident_mb, stop
 from bot.bench._redis import PrivateRedis, free_port
 
 BENCHES: dict[str, str] = {
@@ -18,4 +18,4 @@ BENCHES: dict[str, str] = {
     "dialogues": "pass rate of a set of dialogue scripts (default: the blind set, tests/dialogues_blind)",
 }
 
-__all__ = ["BENCHES", "LoadSpec", "PrivateRedis", "SignedRequests", "cpu_seconds", "free_port", "resident_mb", "stop"]
+__all__ = ["ROOT", "BENCHES", "LoadSpec", "PrivateRedis", "SignedRequests", "cpu_seconds", "free_port", "resident_mb", "stop"]

@@ -2,6 +2,7 @@
 
 from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._replicas import NotReplicated
+from bot.delivery._scripts import OFFER_OR_READ
 from bot.delivery._split import SEPARATOR, pack, split_text
 from bot.delivery._store import DeliveryStore
 from bot.delivery._uncertain import outcome_unknown
@@ -18,7 +19,7 @@ from bot.delivery.policy import (
 from bot.delivery.service import DeliveryService, Outcome, TemplateConfig
 
 __all__ = [
-    "SEPARATOR", "Allowance", "Channel", "DeliveryFacts", "DeliveryPlan", "DeliveryService", "DeliveryStore", "Fence",
+    "OFFER_OR_READ", "SEPARATOR", "Allowance", "Channel", "DeliveryFacts", "DeliveryPlan", "DeliveryService", "DeliveryStore", "Fence",
     "Handoff", "LeaseLost", "NotReplicated", "Opened", "Outcome", "QuotaState", "Step", "TemplateConfig", "decide",
     "outcome_unknown", "pack", "split_text",
 ]

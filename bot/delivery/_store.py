@@ -18,7 +18,6 @@ from bot.redis_client import RedisClient, run_script
 from runtime import keys
 
 SENT_TTL_S = 7 * 86400
-_OFFER_OR_READ = lua.OFFER_OR_READ  # the name tests load it by
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,9 @@ from bot.worker._context import (
     current,
     serving,
 )
-from bot.worker._turn import process_entry
+from bot.worker._lease import LeaseKeeper
+from bot.worker._piggyback import Queued
+from bot.worker._turn import EntryRead, process_entry
 from bot.worker.jobs import (
     EdgeWorker,
     InlineDispatcher,
@@ -27,6 +29,6 @@ from bot.worker.jobs import (
 )
 
 __all__ = [
-    "EdgeWorker", "InlineDispatcher", "PipelinedStore", "Recorder", "TurnRunner", "UnrecordedTurns", "WorkerDeps",
+    "EdgeWorker", "EntryRead", "InlineDispatcher", "LeaseKeeper", "Queued", "PipelinedStore", "Recorder", "TurnRunner", "UnrecordedTurns", "WorkerDeps",
     "current", "deliver_push", "deliver_released", "drain_ready", "drain_user", "process_entry", "serving",
 ]

@@ -71,7 +71,7 @@ def test_every_listed_benchmark_module_exposes_the_command_interface() -> None:
 def test_benchmark_processes_start_from_the_repository_root() -> None:
     """The processes a benchmark spawns import ``bot`` from the repository (not from inside it, where
     ``bot/queue`` would shadow the standard library's ``queue``)."""
-    from bot.bench._procs import ROOT as spawn_root
+    from bot.bench import ROOT as spawn_root
 
     assert spawn_root == ROOT
 

@@ -7,8 +7,7 @@ import time
 
 import pytest
 
-from bot.delivery import Channel, DeliveryService, TemplateConfig
-from bot.delivery._store import _OFFER_OR_READ
+from bot.delivery import OFFER_OR_READ, Channel, DeliveryService, TemplateConfig
 from bot.delivery.handoff import Attempt
 from bot.delivery.service import Started
 from bot.wechat.testkit import FakeWeChatServer
@@ -142,7 +141,7 @@ def test_a_started_passive_piece_is_settled_in_the_callers_round_trip(wx: FakeWe
                                                                       conn_name) -> None:
     conn = request.getfixturevalue(conn_name)
     svc = service(wx, conn, clock)
-    conn.script_load(_OFFER_OR_READ)
+    conn.script_load(OFFER_OR_READ)
     svc.handoff.open("u1", "m1", deadline=NOW + 15)
     started = _start(svc, conn, "u1", "m1", ["你好"])
     assert started.outcome is not None and (started.outcome.channel, started.outcome.status) == ("passive", "offered")
@@ -163,7 +162,7 @@ def test_a_start_that_cannot_offer_reads_the_snapshot_instead(wx: FakeWeChatServ
     svc.store.on_user_message("u1", NOW)
     conn.script_flush()
     assert _start(svc, conn, "u1", "m0", ["x"]).snapshot is None  # unknown script: nothing ran, read anew
-    assert conn.script_exists(hashlib.sha1(_OFFER_OR_READ.encode()).hexdigest()) == [True]
+    assert conn.script_exists(hashlib.sha1(OFFER_OR_READ.encode()).hexdigest()) == [True]
     # parked text: the passive reply must carry it too, so nothing is offered yet
     svc.store.park("u1", "晚上9点倒垃圾")
     svc.store.set_flag("u1", "refused")

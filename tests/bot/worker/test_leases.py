@@ -12,8 +12,7 @@ from bot.queue import Mailbox, make_queue
 from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
-from bot.worker import UnrecordedTurns, WorkerDeps, drain_user
-from bot.worker._lease import LeaseKeeper
+from bot.worker import LeaseKeeper, UnrecordedTurns, WorkerDeps, drain_user
 from runtime import keys
 from runtime.turn import Inbound, TurnResult
 from tests.harness.edge import make_api, run_jobs_with

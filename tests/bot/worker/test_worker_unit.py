@@ -103,9 +103,7 @@ def _ready(conn, *users: str) -> str:
 
 def test_a_drainer_prepares_the_next_users_in_the_current_users_round_trips(wx: FakeWeChatServer, fake_redis,
                                                                             monkeypatch) -> None:
-    from bot.worker import drain_ready
-    from bot.worker._piggyback import Queued
-    from bot.worker._turn import EntryRead
+    from bot.worker import EntryRead, Queued, drain_ready
 
     runtime(wx, fake_redis, CountingEngine())
     for user, texts in (("a", ["a0"]), ("b", ["b0"]), ("c", ["c0", "c1"]), ("d", ["d0"]), ("e", ["e0"])):
