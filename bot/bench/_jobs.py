@@ -5,11 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-__all__ = ["forking_baseline", "noop"]
+__all__ = ["forking_baseline"]
 
-
-def noop() -> None:
-    """An empty job: what RQ's own per-job cost is measured with."""
+# the empty job, in a module whose import costs nothing (each forked child imports it again)
+NOOP_JOB = "bot._baseline_job.noop"
 
 
 def forking_baseline(redis_url: str, *, jobs: int, workers: int) -> dict[str, Any]:
@@ -29,7 +28,7 @@ def forking_baseline(redis_url: str, *, jobs: int, workers: int) -> dict[str, An
     started = time.perf_counter()
     pipe = conn.pipeline()
     for _ in range(jobs):
-        queue.enqueue("bot.bench._jobs.noop", result_ttl=0, pipeline=pipe)
+        queue.enqueue(NOOP_JOB, result_ttl=0, pipeline=pipe)
     pipe.execute()
     while (queue.count or queue.started_job_registry.count) and time.perf_counter() - started < 600:
         time.sleep(0.005)
