@@ -53,6 +53,10 @@ def _changed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
     if _ASKS.search(m.string):
         return None
     items = parse_pantry(m.string)
+    named = [entity.name] if entity is not None and entity.kind == "ingredient" else \
+        [str(n) for n in shown.get("ingredients") or [] if n]
+    if not items and len(named) == 1:  # "今天用掉了仨" right after 鸡蛋 was recorded or shown: of that item
+        items = parse_pantry(f"{named[0]}{m.string}")
     return {"items": items} if items else None
 
 
@@ -90,17 +94,20 @@ _COOK_THESE = Modifier("cook with these", _WITH_THESE, _cook_these, intent="reci
 _HOW_MUCH = Modifier("how much is left", r"(?:还)?(?:剩|剩下|有)(?:几|多少)(?:个|斤|盒|袋|根|颗|两|克)?|剩多少",
                      _how_much, entity=True)
 
+_STOCK_CHANGED = Modifier("stock changed", r"用了|用掉了?|吃了|吃掉了?|[用吃]完了?|[用吃]光了?|没了|没有了|坏了|扔了|买了|"
+                          r"又买了?|新买了?|添了|囤了|还有|还剩|剩下", _changed, intent="pantry.update")
+
 # "鸡蛋还剩几个": an item shown, named or pointed at, and how much of it is left; "用了一根胡萝卜": a change to
 # what was shown; "用这些做个菜吧": recipes with what is at home (the listing's items first)
 VIEW_FOLLOW_UPS = FollowUps(
     modifiers=(
         _HOW_MUCH,
-        Modifier("stock changed", r"用了|用掉了?|吃了|吃掉了?|[用吃]完了?|[用吃]光了?|没了|没有了|坏了|扔了|买了|又买了?|新买了?|"
-                                  r"添了|囤了|还有|还剩|剩下", _changed, intent="pantry.update"),
+        _STOCK_CHANGED,
         _COOK_THESE,
         Modifier("cook with one", _WHAT, _cook_one, intent="recipe.query", entity=True),
     ),
 )
 
 # right after a change was recorded: "这几样能凑一顿吗" is about what is at home, the items just named first
-UPDATE_FOLLOW_UPS = FollowUps(modifiers=(_COOK_THESE,))
+# and "今天用掉了仨" changes the one item just recorded
+UPDATE_FOLLOW_UPS = FollowUps(modifiers=(_COOK_THESE, _STOCK_CHANGED))

@@ -14,6 +14,11 @@ _CHANGE = r"更新|修改|改一下|改改|改成|改为|改到|调成|调整|�
 _NUM = r"[\d一二两三四五六七八九十百.]+"
 _CONDITION = (r"痛风|高血压|糖尿病|高血脂|乳糖不耐|胃病|胃炎|胃溃疡|(?:血压|血糖|血脂|尿酸)(?:有点|有些|比较|偏)?高|胃不好")
 
+# a height or a weight said by its value alone ("一米八 一百五十斤 帮我记一下", "1米65，52公斤")
+_HEIGHT = r"(?:1|一)米[\d一二三四五六七八九]{0,2}|1\.\d{1,2}米|[12]\d{2}\s*(?:cm|CM|厘米|公分)"
+_WEIGHT = r"(?:\d{2,3}(?:\.\d)?|[一二三四五六七八九]?[十百][一二三四五六七八九十]{0,3})(?:来|多)?\s*(?:斤|公斤|kg|KG|千克)"
+_FILLER = r"\s|[，,、。]|我|身高|体重|帮我|给我|你|记一下|记下|记住|记着|记录一下|记上|吧|哈|呀|啊"
+
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(
         "profile.update", "profile.update", order=140,
@@ -43,6 +48,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         "profile.update", "profile.update.condition", order=120,
         pattern=rf"^(?:我|本人)(?:有|得了|患有|确诊了?|查出)?(?:点)?(?:{_CONDITION})(?:[^，,。？?]{{0,8}})?(?:[，,。]|$)",
         unless=r"吗|？|\?|怎么|为什么|能不能|能吃|可以吃|什么|啥|哪|提醒|多少|注意|治疗|症状|用药|禁忌",
+    ),
+    Trigger(  # the values alone: which field each is, the slots' own parsers tell
+        "profile.update", "profile.update.values", order=290,
+        pattern=rf"^(?=.*?(?:{_HEIGHT}|{_WEIGHT}))(?:{_HEIGHT}|{_WEIGHT}|{_FILLER})+$",
     ),
     Trigger(  # what the scale said: 今天称了下65公斤 / 早上称体重一百三十斤
         "profile.update", "profile.update.weighed", order=141,
