@@ -23,6 +23,9 @@ import redis
 from sqlalchemy.engine import Engine
 
 from bot.wechat.testkit import FakeWeChatServer
+from skills.db import make_sql_engine
+from skills.migrate import init_db
+from skills.services import Services
 from tests.harness import pg
 from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
@@ -149,3 +152,12 @@ def _admin_engine(url: str) -> Engine:
 
     return make_sql_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool,
                        connect_args={"connect_timeout": 5})
+
+
+@pytest.fixture
+def services() -> Iterator[Services]:
+    """The skills' services over a fresh in-memory SQLite database (no Redis, no weather, no model)."""
+    db = make_sql_engine("sqlite://")
+    init_db(db)
+    yield Services(db=db)
+    db.dispose()

@@ -30,8 +30,6 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import make_sql_engine
-from skills.migrate import init_db
 from skills.services import Services
 
 from .conftest import ManualTime
@@ -140,14 +138,6 @@ def test_a_server_error_is_retried_once_within_the_turn() -> None:
         assert FallbackAgent(metered).answer("在吗", "", offline=OFFLINE).reply == OFFLINE  # the retry is spent
         assert len(fake.chat_requests) == 3
         llm.close()
-
-
-@pytest.fixture
-def services() -> Iterator[Services]:
-    db = make_sql_engine("sqlite://")
-    init_db(db)
-    yield Services(db=db)
-    db.dispose()
 
 
 def test_the_engine_worst_turn_with_a_30_second_model(slow_model: FakeOpenAI, services: Services) -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
-
-import pytest
 
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.engine import Engine
@@ -17,20 +14,10 @@ from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage, TurnResult
 from runtime.views import ModelSummary, RouterView
 from skills import all_skills, registry
-from skills.db import make_sql_engine
-from skills.migrate import init_db
 from skills.services import Services
 
 AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
 VAGUE = "嗯嗯那个啥你觉得呢"
-
-
-@pytest.fixture
-def services() -> Iterator[Services]:
-    db = make_sql_engine("sqlite://")
-    init_db(db)
-    yield Services(db=db)
-    db.dispose()
 
 
 def _engine(services: Services, llm: LLM) -> Engine:

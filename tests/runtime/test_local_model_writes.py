@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-import pytest
 from sqlmodel import Session, select
 
 from runtime.engine import Engine
@@ -15,8 +13,6 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound
 from skills import all_skills
-from skills.db import make_sql_engine
-from skills.migrate import init_db
 from skills.reminders.models import Reminder, as_utc
 from skills.services import Services
 
@@ -35,14 +31,6 @@ class SureOfReminders:
 
     def predict(self, text: str) -> Prediction:
         return Prediction("reminder.create", 0.97, (("reminder.create", 0.97), ("chitchat", 0.02)))
-
-
-@pytest.fixture
-def services() -> Iterator[Services]:
-    db = make_sql_engine("sqlite://")
-    init_db(db)
-    yield Services(db=db)
-    db.dispose()
 
 
 def _reminders(services: Services) -> list[Reminder]:

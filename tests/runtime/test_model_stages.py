@@ -4,7 +4,6 @@ straight to the chit-chat fallback, never to the router."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
@@ -17,19 +16,9 @@ from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage
 from skills import all_skills
-from skills.db import make_sql_engine
-from skills.migrate import init_db
 from skills.services import Services
 
 AT = datetime.fromisoformat("2026-12-01T20:00:00+08:00")
-
-
-@pytest.fixture
-def services() -> Iterator[Services]:
-    db = make_sql_engine("sqlite://")
-    init_db(db)
-    yield Services(db=db)
-    db.dispose()
 
 
 def _engine(services: Services, llm: object) -> Engine:
