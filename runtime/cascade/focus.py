@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runtime._slots import extract_all, parse_slot, time_slots
+from runtime.cascade import _spans
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
@@ -140,17 +141,17 @@ class FocusStage:
                 continue
             if isinstance(rule, Question) and picked is not None and picked.by == "name":
                 continue  # "今天星期几" names its day: a question of its own, not one about the day shown
-            entity = entities[picked.position - 1] if picked else _only(entities, rule)
+            entity = entities[picked.position - 1] if picked else _spans.only(entities, rule)
             built = rule.apply(focus.params, m, entity, focus.shown)
             if built is None:
                 continue
             spans = (*(f.span() for f in found), *(picked.spans if picked else ()), *self._object_spans(text, entity))
             if isinstance(rule, Modifier):
-                spans = (*spans, *values, *_said(text, focus.params, built))
+                spans = (*spans, *values, *_spans.said(text, focus.params, built))
                 if self._explains(text, spans) or self._inert(unexplained(text, list(spans))):
                     return _Candidate(rule.intent or focus.intent, built, spans, f"{rule.name}")
                 continue  # what else the message says is a request of its own
-            elif any(not _inside(v, spans) for v in values) or not self._explains(text, spans, strict=True):
+            elif any(not _spans.inside(v, spans) for v in values) or not self._explains(text, spans, strict=True):
                 continue  # a question about the entity shown names nothing else ("今天农历几号", "今年还剩几天")
             if self._explains(text, spans):
                 return _Candidate(self._intent_of(rule, focus), built, spans, f"{rule.name}")
@@ -229,7 +230,7 @@ class FocusStage:
         said = {k: v for k, v in said.items() if v != focus.params.get(k)}
         if not said:
             return None
-        spans = (*values, *_said(text, focus.params, said))
+        spans = (*values, *_spans.said(text, focus.params, said))
         if not self._explains(text, spans):
             return None
         return _Candidate(focus.intent, {**focus.params, **said}, spans, f"slots {sorted(said)} said again")
@@ -260,12 +261,12 @@ class FocusStage:
         every clause but those that ask for nothing ("再多一个素菜，怕他吃不饱": the second clause says why,
         not what; "行 就这样 要买些啥": the first one agrees)."""
         def slack(part: str) -> int:
-            return 1 if strict else _slack(part)
+            return 1 if strict else _spans.slack(part)
 
         if explained(text, list(spans), slack=slack(text)):
             return True
         parts = clauses(text)
-        rest = [(a, b) for a, b in parts if not explained(text[a:b], _within(spans, a, b), slack=slack(text[a:b]))]
+        rest = [(a, b) for a, b in parts if not explained(text[a:b], _spans.within(spans, a, b), slack=slack(text[a:b]))]
         return len(rest) < len(parts) and all(self._inert(text[a:b]) for a, b in rest)
 
     def _inert(self, clause: str) -> bool:
@@ -357,41 +358,6 @@ class FocusStage:
         return Match(self.stage, Kind.FOLLOW_UP, intent=intent, confidence=CONFIDENCE,
                      params={"fragment": text, "correction": amend},
                      detail=f"bare {'correction' if amend else 'follow-up'} of {intent}: {text}")
-
-
-def _slack(text: str) -> int:
-    """Characters a follow-up may leave unexplained: one in a short message, a quarter of a long one."""
-    return max(1, round(sum("\u4e00" <= ch <= "\u9fff" for ch in text) * 0.25))
-
-
-def _said(text: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Span]:
-    """Where ``text`` says the values a follow-up changed ("花生" of a new restriction): explained too."""
-    words: list[str] = []
-    for key, value in after.items():
-        if value == before.get(key):
-            continue
-        items = value if isinstance(value, list) else [value]
-        was = before.get(key)
-        old: list[Any] = was if isinstance(was, list) else [was]
-        words += [str(v) for v in items if isinstance(v, str) and v and v not in old]
-    return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), text)]
-
-
-def _only(entities: list[Entity], rule: Modifier | Question) -> Entity | None:
-    """The entity a rule is about when none was picked: the only one shown (of the kind a question of an
-    object asks about, when it belongs to one)."""
-    kind = getattr(rule, "kind", None)
-    fits = [e for e in entities if kind is None or e.kind == kind]
-    return fits[0] if len(fits) == 1 else None
-
-
-def _inside(span: Span, spans: tuple[Span, ...]) -> bool:
-    return any(a <= span[0] and span[1] <= b for a, b in spans)
-
-
-def _within(spans: tuple[Span, ...], start: int, end: int) -> list[Span]:
-    """``spans`` cut to ``start..end`` and made relative to it."""
-    return [(max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and start < b]
 
 
 def _label(entity: FocusEntity) -> str:
