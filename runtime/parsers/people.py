@@ -11,7 +11,7 @@ import re
 
 from runtime.parsers.numbers import approximate_numerals
 
-__all__ = ["parse_people", "people_delta"]
+__all__ = ["PEOPLE_DELTA", "parse_people", "people_delta"]
 
 _ONE = r"(?:个人|位|人|口人|口)"
 # a total said outright wins over every part of it: 加我一共4个人, 算上我总共5位
@@ -36,9 +36,32 @@ _KIN = (("爸妈", 2), ("父母", 2), ("公婆", 2), ("岳父母", 2), ("爷爷�
 _KIN_ONE = re.compile(r"我?(?:爸|妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥|姐|弟|妹|舅|姨|叔|婶|姑|老公|老婆|媳妇|对象|男朋友|女朋友|"
                       r"闺蜜|朋友|同事|同学|邻居|室友)")
 _FAMILY = re.compile(r"(?:一|1)家(\d+)口")
-_MORE = re.compile(r"(?:多|加|添|再来|又来|还有|再加|增加)了?\s*(\d+)\s*(?:个|位|名)?\s*"
-                   r"(?:人|客人|朋友|同事|亲戚|小孩|孩子|大人)")
-_LESS = re.compile(r"(?:少|减|去掉|走)了?\s*(\d+)?\s*(?:个|位)?\s*人|(\d+)\s*(?:个|位)?\s*(?:人)?\s*(?:不来了|来不了)")
+# who a change of the count brings or takes away
+_WHO = r"(?:个人|人|客人|朋友|同事|同学|亲戚|小孩|孩子|小朋友|大人|老人|家人|邻居)"
+_CLAUSE_END = r"(?=$|[\s，,。！!~～?？啊呀吧哈呢])"
+
+
+def _delta_grammar(num: str) -> re.Pattern[str]:
+    """The ways a count said before grows or shrinks, over numbers written as ``num``: arrivals (又多来俩人,
+    多了两个人, 再加两位, 又来了一个朋友, 加俩) and departures (有两个来不了了, 三个人不来了, 少了一个人, 走了俩).
+    A bare 个 counts people only after a verb of coming or going (又来了两个), never after 加 (再加两个 may be
+    dishes)."""
+    arrive = (r"(?<![好很许大太不差])(?:又|再|还|另外|另)?(?:多|加|添|增加|新增)(?:上)?了?(?:来|过来)?了?"
+              r"|(?:又|再|另外)(?:要)?(?:过)?(?:来|到)了?|多出(?:来)?了?")
+    come = r"(?:又|另外)(?:要)?(?:过)?(?:来|到)了?|(?<![好很许大太不差])又?多(?:过)?来了?"
+    gone = r"(?:临时|突然|说|有事|今晚|晚上|又|也|都)*(?:来不了|不来了|不能来|没法来|来不成|去不了|不过来了|走了|先走了?)"
+    less = r"(?<![多至最])(?:少|减|去掉)|走"
+    return re.compile(
+        rf"(?:{arrive})\s*(?:(?P<more_n>{num})\s*(?:个|位|名)?\s*{_WHO}|(?P<more_pos>{num})\s*位|(?:个|位)\s*{_WHO})"
+        rf"|(?:{come})\s*(?:(?P<came_n>{num})\s*(?:个|位)?|个){_CLAUSE_END}"
+        rf"|(?:{less})了?(?:来)?\s*(?P<less_n>{num})?\s*(?:个|位|名)?\s*{_WHO}"
+        rf"|(?:(?<![多至最])少|走)了\s*(?P<left_n>{num})\s*(?:个|位)?{_CLAUSE_END}"
+        rf"|(?P<gone_n>{num})\s*(?:个|位|名)?\s*{_WHO}?\s*{gone}")
+
+
+_DELTA = _delta_grammar(r"\d+")
+# the same grammar over the words as written (俩, 两, 3), for the spans a follow-up accounts for
+PEOPLE_DELTA = _delta_grammar(r"(?:\d+|[一两二三四五六七八九十]+|俩|仨)").pattern
 _COMING = re.compile(r"也(?:要)?(?:过|回)?来|也来|要来|过来|来了")
 
 
@@ -74,13 +97,15 @@ def people_delta(text: str) -> int | None:
     """How a count said before changes: 再加俩人 → +2, 少一个人 → -1, 我爸妈也要过来 → +2,
     我弟一家三口也来 → +3, 朋友也要来 → +1. None when the text changes no count."""
     t = approximate_numerals(text)
-    more = _MORE.search(t)
-    if more is not None:
-        return int(more.group(1))
-    less = _LESS.search(t)
-    if less is not None:
-        said = less.group(1) or less.group(2)
-        return -int(said) if said else -1
+    found = _DELTA.search(t)
+    if found is not None:
+        more = found.group("more_n") or found.group("more_pos") or found.group("came_n")
+        less = found.group("less_n") or found.group("left_n") or found.group("gone_n")
+        if more:
+            return int(more)
+        if found.group("less_n") is not None or found.group("left_n") is not None or found.group("gone_n") is not None:
+            return -int(less)
+        return -1 if found.group(0).startswith(("少", "减", "去掉", "走")) else 1
     if not _COMING.search(t):
         return None
     family = _FAMILY.search(t)

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question
-from runtime.skill.parsers import parse_value, people_delta
+from runtime.skill.parsers import PEOPLE_DELTA, parse_value, people_delta
 from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
+from skills.dinner._which import WHICH_DISHES, which_params
 from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
 from skills.dinner.exclusions import family_tags
 
@@ -47,7 +48,7 @@ def _said_budget(text: str, people: int) -> float | None:
 
 def _kept(params: Params) -> dict[str, Any]:
     """The plan's params without what only one answer asked for (the shopping list alone, a question)."""
-    return {k: v for k, v in params.items() if k not in ("show", "swap_ask")}
+    return {k: v for k, v in params.items() if k not in ("show", "swap_ask", "which")}
 
 
 def _cheaper(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -68,7 +69,9 @@ def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
 
 
 def _people(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    delta = people_delta(m.string) or (-_number(m.group("less_n")) if m.group("less") else _number(m.group("more_n")))
+    delta = people_delta(m.string)
+    if not delta:
+        return None
     people = int(params["people"]) + delta
     return {**_kept(params), "people": people} if 1 <= people <= 20 else None
 
@@ -141,20 +144,30 @@ def _which_out(params: Params, m: re.Match[str], entity: Entity | None, shown: P
     return {**_kept(params), "swap_ask": {"why": "which out", "out": outs}} if entity is None and outs else None
 
 
+def _which(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    return which_params(_kept(params), m, shown)
+
+
 def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "shopping"}
 
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
+# the shopping list of the plan, asked for by what it holds (要买的菜, 该采购的东西), by the list itself (采购单,
+# 购物清单, 单子) and by handing it over (列个单子给我, 把要买的东西列给我, 清单发我)
+_BUY_WHAT = r"(?:要|该|得|需要|准备|还得)?(?:去)?(?:买|采购|备)(?:些|点)?的(?:菜|东西|食材|材料|原料|菜品)?"
+_LIST = r"(?:(?:购物|买菜|采购|食材|原料)(?:清单|单子|单|列表)|清单|单子|列表)"
+_GIVE = r"(?:列|发|写|给|报|拉|整|出|弄|开|打)(?:一下|下)?(?:出)?(?:个|一个|一份|份|张|一张)?"
+_HANDED = r"(?:给我|发我|发给我|出来|看看|一下|下|我|吧)*"
+_SHOPPING = (rf"(?:把)?{_BUY_WHAT}(?:都|全)?(?:{_GIVE})?(?:{_LIST})?{_HANDED}|(?:{_GIVE})?{_LIST}{_HANDED}"
+             r"|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜|买哪些|准备(哪些|什么|啥)(东西|食材|材料)?")
 _ADD = re.compile(rf"(?:再|多|加|添|来|上|要){{1,3}}\s*(?P<n>{_N})?\s*(?:(?:个|道|份|点|些)?\s*"
                   r"(?P<kind>汤|羹|凉菜|冷菜|素菜|青菜|蔬菜|荤菜|肉菜|硬菜|甜品|甜点|点心|糖水|菜)|道(?![理歉谢别]))")
 FOLLOW_UPS = FollowUps(
     slots=("people", "budget", "dietary"),
     questions=(
-        Question("shopping list", r"(购物|买菜|采购)清单|清单|要买(些|点)?(啥|什么|哪些)|买(些|点)?(啥|什么|哪些)|需要买|去买|买菜|"
-                 r"(?:把)?(?:(?:要|该|得|需要)买|(?:要|该|得|需要)?采购)的(?:菜|东西|食材|材料)?(?:都)?(?:列|发|给|写|报|说)?(?:一下|下|给我|出来|我|个)*"
-                 r"|(?:列|发|写|报)(?:一)?下?(?:要|该|得|需要)?买的(?:菜|东西|食材)?|买哪些|准备(哪些|什么|啥)(东西|食材|材料)?",
-                 _shopping),
+        Question("shopping list", _SHOPPING, _shopping),
+        Question("which dishes have a quality", WHICH_DISHES, _which),
     ),
     modifiers=(
         SWAP_FOR_NAMED,
@@ -162,9 +175,7 @@ FOLLOW_UPS = FollowUps(
                  _cheaper),
         Modifier("richer", r"丰盛|好一点|好点|贵一点|多花|预算(?:再)?(?:高|多|加|提)|加(?:点)?预算|提高预算|吃好点|多给|宽裕",
                  _richer),
-        Modifier("more or fewer people",
-                 rf"(?:多|加|添|再来|又来|还有)了?\s*(?P<more_n>{_N}+)?\s*(?:个|位|名)?\s*(?:人|客人|朋友|同事|亲戚|小孩|孩子)"
-                 rf"|(?P<less>少|减|去掉)了?\s*(?P<less_n>{_N}+)?\s*(?:个|位)?\s*人|也(?:要)?(?:过|回)?来", _people),
+        Modifier("more or fewer people", PEOPLE_DELTA + r"|也(?:要)?(?:过|回)?来", _people),
         Modifier("fewer dishes",
                  rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
                  r"只要一(?:个|道)菜|简单点|简单些", _fewer),

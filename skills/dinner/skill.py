@@ -27,6 +27,7 @@ from skills.dinner._followups import FOLLOW_UPS
 from skills.dinner._format import format_plan, format_shopping, format_total, plan_dto, recipe_name
 from skills.dinner._swap import closest_dishes, swaps_of
 from skills.dinner._triggers import TRIGGERS
+from skills.dinner._which import format_which
 from skills.dinner.exclusions import NOTHING_WORDS
 from skills.dinner.planner import PlanRequest, allowed_dishes, plan_dinner
 from skills.pantry.skill import pantry_grams, pantry_words
@@ -96,7 +97,7 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
                           avoid=tuple(params.get("avoid") or ()), extra=tuple(params.get("extra") or ()),
                           dishes=int(params["dishes"]) if params.get("dishes") else None, swaps=tuple(swaps))
     ask = params.get("swap_ask")
-    base = {k: v for k, v in params.items() if k not in ("swap_ask", "show")}
+    base = {k: v for k, v in params.items() if k not in ("swap_ask", "show", "which")}
     if isinstance(ask, Mapping):
         return _asked(base, ask, *allowed_dishes(request))
     allowed, labels = allowed_dishes(request)
@@ -114,6 +115,7 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
         facts["goal"] = goal
     show = params.get("show")
     reply = (format_shopping(result, words) if show == "shopping" else format_total(result) if show == "total"
+             else format_which(result, str(params.get("which") or "")) if show == "which"
              else format_plan(result, words))
     if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply

@@ -11,6 +11,10 @@ _WHAT = (r"有什么|有啥|有哪些|有些啥|有些什么|还有什么|还有
          r"剩下什么|剩下啥|剩多少|还有多少|都有啥|都有什么|都有哪些|有多少|什么都有|啥都有")
 _SEE = r"看看|看下|看一下|瞧瞧|瞅瞅|查查|查一下|查下|查看|列一下|列个|报一下|盘点一下|盘点"
 _FOOD_AT_HOME = r"家里的菜|家里的食材|家里的东西|吃的|菜|食材"
+_COUNTED = r"个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵"
+# what "还有几个…" / "还剩多少…" counts that is no food: time, people, money, records of other skills
+_NOT_FOOD = (r"小时|钟头|分钟|天|周|星期|礼拜|月|年|人|位|次|回|趟|提醒|闹钟|事|件|任务|公里|步|节|集|号|钱|块钱|元|"
+             r"道菜|菜|热量|卡|作业|页|题")
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(  # what is at home: a place or a store of food, and a question of what or how much is there
@@ -24,6 +28,12 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=r"^[\u4e00-\u9fff]{1,5}?(?:还)?(?:(?:剩|有|剩下)多少|(?:剩|有|剩下)?(?:几|多少)"
                 r"(?:个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵))(?:了|呀|啊|来着|呢)*[?？吗]?$",
         unless=r"^(?:今天|明天|现在|一共|总共|要|买|需要|你|我|他|她|做|吃|煮|炒|放|用|还要|一周|每天)",
+    ),
+    Trigger(  # "还有几个蛋" / "还剩多少排骨": the same question, the item said last
+        "pantry.view", "pantry.view.item_last", order=82,
+        pattern=rf"^(?:那|那么|现在)?(?:家里|冰箱里?)?(?:还)?(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?"
+                r"[\u4e00-\u9fff]{1,5}?(?:了|呀|啊|来着|呢)*[?？吗]?$",
+        unless=rf"^(?:那|那么|现在)?(?:家里|冰箱里?)?(?:还)?(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?(?:{_NOT_FOOD})",
     ),
     Trigger(
         "pantry.update", "pantry.update", order=90,

@@ -28,7 +28,7 @@ from skills.pantry._parse import PantryChange, parse_pantry, to_grams
 from skills.pantry._triggers import TRIGGERS
 from skills.store import apply_once
 
-__all__ = ["EVERYTHING", "SPEC", "describe_change", "pantry_grams", "pantry_words", "read_pantry", "said_name", "word"]
+__all__ = ["EVERYTHING", "SPEC", "describe_change", "held_as", "pantry_grams", "pantry_words", "read_pantry", "said_name", "word"]
 
 
 def _qty(quantity: float | None, unit: str) -> str:
@@ -216,18 +216,37 @@ def _entity(row: PantryItem) -> Entity:
     return Entity("ingredient", word(row), word(row), attrs)
 
 
+def held_as(rows: list[PantryItem], item: str) -> list[PantryItem]:
+    """The stocked items ``item`` names: the one it is a name or alias of, else those it is the head or a part
+    of (蛋 → 鸡蛋 and 鸭蛋, 肉 → 五花肉, 排骨 → 猪排骨), as Chinese names a kind by its last word."""
+    name = load_catalog().canonical(item) or item
+    exact = [r for r in rows if name in (r.name, r.said) or item in (r.name, r.said)]
+    if exact:
+        return exact
+    words = [(r, (r.name, *([r.said] if r.said else []))) for r in rows]
+    if len(item) == 1:
+        return [r for r, said in words if any(w.endswith(item) for w in said)]
+    return [r for r, said in words if any(item in w for w in said)]
+
+
+def _named(row: PantryItem, item: str) -> str:
+    """The item as the question named it, or as stocked when the question used a shorter word (蛋 → 鸡蛋)."""
+    return item if item in (row.name, row.said) and len(item) >= len(word(row)) else word(row)
+
+
 def view_pantry(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """What is at home (every item shown as an entity, in the order listed), or how much of one item —
     each named as the user calls it."""
     rows = read_pantry(services.db, view.user)
     item = params.get("item")
     if isinstance(item, str) and item:
-        name = load_catalog().canonical(item) or item
-        row = next((r for r in rows if r.name == name), None)
-        if row is None:
+        held = held_as(rows, item)
+        if not held:
             return SkillResult(f"冰箱记录里没有{item}。买了跟我说一声，比如“买了{item}”。", dto={"item": item, "has": False})
-        said = "有，数量没记" if row.unit == "若干" else f"还有{_qty(row.quantity, row.unit)}"
-        return SkillResult(f"{item}{said}。", dto={"item": item, "has": True}, entities=(_entity(row),))
+        lines = [f"{_named(r, item)}{'有，数量没记' if r.unit == '若干' else f'还有{_qty(r.quantity, r.unit)}'}"
+                 for r in held]
+        return SkillResult("，".join(lines) + "。", dto={"item": item, "has": True},
+                           entities=tuple(_entity(r) for r in held))
     if not rows:
         with Session(services.db) as session:
             ever = session.exec(select(PantryItem.id).where(PantryItem.user_id == view.user)).first() is not None
