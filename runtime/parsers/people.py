@@ -54,7 +54,7 @@ def _delta_grammar(num: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?:{arrive})\s*(?:(?P<more_n>{num})\s*(?:个|位|名)?\s*{_WHO}|(?P<more_pos>{num})\s*位|(?:个|位)\s*{_WHO})"
         rf"|(?:{come})\s*(?:(?P<came_n>{num})\s*(?:个|位)?|个){_CLAUSE_END}"
-        rf"|(?:{less})了?(?:来)?\s*(?P<less_n>{num})?\s*(?:个|位|名)?\s*{_WHO}"
+        rf"|(?:{less})了?(?:来)?了?\s*(?P<less_n>{num})?\s*(?:个|位|名)?\s*{_WHO}"
         rf"|(?:(?<![多至最])少|走)了\s*(?P<left_n>{num})\s*(?:个|位)?{_CLAUSE_END}"
         rf"|(?P<gone_n>{num})\s*(?:个|位|名)?\s*{_WHO}?\s*{gone}")
 

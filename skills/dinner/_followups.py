@@ -16,8 +16,8 @@ from runtime.skill.parsers import PEOPLE_DELTA, parse_value, people_delta
 from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
-from skills.dinner._which import WHICH_DISHES, which_params
 from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
+from skills.dinner._which import WHICH_DISHES, which_params
 from skills.dinner.exclusions import family_tags
 
 __all__ = ["FOLLOW_UPS"]

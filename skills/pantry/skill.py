@@ -219,14 +219,16 @@ def _entity(row: PantryItem) -> Entity:
 def held_as(rows: list[PantryItem], item: str) -> list[PantryItem]:
     """The stocked items ``item`` names: the one it is a name or alias of, else those it is the head or a part
     of (蛋 → 鸡蛋 and 鸭蛋, 肉 → 五花肉, 排骨 → 猪排骨), as Chinese names a kind by its last word."""
-    name = load_catalog().canonical(item) or item
-    exact = [r for r in rows if name in (r.name, r.said) or item in (r.name, r.said)]
+    exact = [r for r in rows if item in (r.name, r.said)]
     if exact:
         return exact
-    words = [(r, (r.name, *([r.said] if r.said else []))) for r in rows]
-    if len(item) == 1:
-        return [r for r, said in words if any(w.endswith(item) for w in said)]
-    return [r for r, said in words if any(item in w for w in said)]
+    name = load_catalog().canonical(item)
+
+    def named(row: PantryItem) -> bool:
+        words = (row.name, *([row.said] if row.said else []))
+        return row.name == name or any(w.endswith(item) if len(item) == 1 else item in w for w in words)
+
+    return [r for r in rows if named(r)]
 
 
 def _named(row: PantryItem, item: str) -> str:
