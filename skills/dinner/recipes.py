@@ -26,6 +26,7 @@ from runtime.skill import (
 )
 from runtime.views import ExecView
 from skills.cookbook.book import Recipe
+from skills.cookbook.catalog import load_catalog
 from skills.cookbook.search import clean_query, find
 from skills.dinner._at_home import cookable, kind_asked
 from skills.dinner._recipe_followups import RECIPE_FOLLOW_UPS, extract_people
@@ -43,6 +44,17 @@ _CAN_MAKE = re.compile(r"(能|可以|可)(做|弄|烧|炒|煮)|做(点|些)?(什
 _WHAT_ALONE = re.compile(r"^(?:那|那么|就|这样)?(?:我|我们|咱|咱们)?(?:还|都|又)?(?:能|可以|可|能够)(?:做|弄|烧|炒|煮|整)"
                          r"(?:点|个|些|出)?(?:什么|啥|哪些)(?:菜|好吃的|吃的|饭|东西)?(?:吃|来)?"
                          r"(?:呢|呀|啊|吗|吧|嘛)*[？?。!！~～\s]*$")
+
+
+def _only_foods(text: str) -> bool:
+    """Whether ``text`` names only ingredients ("土豆和牛肉", "鸡蛋、西红柿"), no dish."""
+    named = load_catalog().mentions(text)
+    if len(named) < 2:
+        return False
+    rest = text
+    for _, said in named:
+        rest = rest.replace(said, "")
+    return not re.sub(r"和|跟|还有|以及|、|，|,|与|加|\s", "", rest)
 
 
 def extract_dish(text: str) -> str | None:
@@ -104,6 +116,8 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
     if _HOME_FOODS.search(asked) and _CAN_MAKE.search(asked):  # 用这些能做什么菜 (after the pantry was told)
         return _at_home(view, params, services, asked)
+    if _only_foods(asked):  # "土豆和牛肉" (what the question asks for: what is at hand): dishes made with them
+        asked = f"{asked}能做什么"
     finding = find(asked) if asked else None
     if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
         return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",

@@ -104,3 +104,8 @@ def test_an_item_asked_after_by_its_short_name(services: Services, make_view: Vi
     assert "鸡蛋还有8个" in both and "鸭蛋还有3个" in both
     assert pantry.view_pantry(make_view(), {"item": "肉"}, services).reply == "五花肉还有1斤。"
     assert "没有牛奶" in pantry.view_pantry(make_view(), {"item": "牛奶"}, services).reply
+
+
+def test_an_answer_naming_only_foods_finds_dishes_made_with_them(services: Services, make_view: View) -> None:
+    found = recipe_skill.query(make_view(), {"dish": "土豆和牛肉"}, services)
+    assert found.reply.startswith("用土豆和牛肉可以做") and found.entities
