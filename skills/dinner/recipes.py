@@ -116,9 +116,9 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
     if _HOME_FOODS.search(asked) and _CAN_MAKE.search(asked):  # 用这些能做什么菜 (after the pantry was told)
         return _at_home(view, params, services, asked)
-    if _only_foods(asked):  # "土豆和牛肉" (what the question asks for: what is at hand): dishes made with them
-        asked = f"{asked}能做什么"
     finding = find(asked) if asked else None
+    if finding is not None and finding.recipe is None and not finding.matched and _only_foods(asked):
+        finding = find(f"{asked}能做什么")  # "土豆和牛肉", no dish of that name: the dishes made with them
     if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
         return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",
                            dto={"dish": asked, "known": False}, ok=False)
