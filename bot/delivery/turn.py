@@ -66,7 +66,6 @@ class TurnDelivery:
         self._store, self._handoff, self._api, self._deliver = store, handoff, api, deliver
         self.user, self.message_key = user, message_key
         self._start: PendingStart | None = None
-        self._started: Started | None = None
 
     def queue_opened(self, pipe: Any, at: float, *, wrote: bool, interacted: bool) -> None:
         """Queue on ``pipe`` the windows the message opens: the user ``wrote`` (a new 48-hour window
@@ -79,26 +78,23 @@ class TurnDelivery:
     def queue_start(self, pipe: Any, replies: list[str], *, saved_by: str | None = None) -> None:
         """Queue the start of the delivery of ``replies`` on ``pipe`` (the commit's pipeline, executed
         next; nothing when there are none); ``saved_by``: the turn's marker, queued earlier on
-        ``pipe`` only once the turn is stored (:meth:`DeliveryService.queue_start`). Hand the
-        pipeline's replies to :meth:`take_start`."""
+        ``pipe`` only once the turn is stored (:meth:`DeliveryService.queue_start`). Pass the
+        pipeline's replies to :meth:`complete` as ``committed``."""
         self._start = queue_start(self._store, self._handoff, pipe, self.user, self.message_key, replies,
                                   saved_by) if replies else None
-        self._started = None
 
-    def take_start(self, results: list[Any]) -> None:
-        """Keep what the start queued found, from the whole pipeline's ``results``."""
-        if self._start is not None:
-            self._started = self._start.read(results[self._start.index:])
-
-    def complete(self, replies: list[str], *, fence: Fence | None = None, record_on: Any = None) -> list[Outcome]:
-        """Deliver ``replies`` under the user's lease ``fence``, going on from the start; with none,
-        a waiting webhook request answers at once. ``record_on``: a pipeline the caller executes next
-        (a delivery that keeps a transcript queues its records there)."""
+    def complete(self, replies: list[str], committed: list[Any] | None = None, *, fence: Fence | None = None,
+                 record_on: Any = None) -> list[Outcome]:
+        """Deliver ``replies`` under the user's lease ``fence``, going on from the start queued on the
+        commit (``committed``: that pipeline's replies; None when the turn was stored before); with
+        none, a waiting webhook request answers at once. ``record_on``: a pipeline the caller
+        executes next (a delivery that keeps a transcript queues its records there)."""
         if not replies:
             self._handoff.release(self.user, self.message_key)
             return []
-        return self._deliver(self.user, self.message_key, replies, started=self._started, fence=fence,
-                             record_on=record_on)
+        start, self._start = self._start, None
+        started = start.read(committed[start.index:]) if start is not None and committed is not None else None
+        return self._deliver(self.user, self.message_key, replies, started=started, fence=fence, record_on=record_on)
 
     def typing(self) -> None:
         """Show "typing…" to the user (raises :class:`bot.wechat.errors.WeChatAPIError` if refused)."""

@@ -80,6 +80,7 @@ def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: En
     key = msg.message_key
     done_key = keys.turn_done(msg.user, key)
     done = results[0]
+    committed = None  # the commit's replies (the delivery's start rode on it)
     if done is not None:
         replies: list[str] = json.loads(text(done))
     else:
@@ -93,19 +94,19 @@ def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: En
             replies, record = _turn(rt, delivery, msg, decision, loaded)
         if held is not None and isinstance(store, RedisContextStore):
             try:
-                _commit_saving(rt, delivery, done_key, replies, record, store, held, record_on)
+                committed = _commit_saving(rt, delivery, done_key, replies, record, store, held, record_on)
             except ContextConflict as exc:  # another writer (a push's focus) got there first: run it again
                 log.info("turn of %s met a newer context (%s); running it again", key, exc)
                 replies, record = _turn(rt, delivery, msg, decision)
-                _commit(rt, delivery, done_key, replies, record)
+                committed = _commit(rt, delivery, done_key, replies, record)
         else:
-            _commit(rt, delivery, done_key, replies, record)
-    delivery.complete(replies, fence=fence, record_on=record_on)  # none: a waiting webhook answers now
+            committed = _commit(rt, delivery, done_key, replies, record)
+    delivery.complete(replies, committed, fence=fence, record_on=record_on)  # none: a waiting webhook answers now
     return replies
 
 
 def _commit(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replies: list[str],
-            record: Recorder | None) -> None:
+            record: Recorder | None) -> list[Any]:
     """One round trip after the turn committed: the done marker, the turn's transcript record and,
     when there are replies, the start of their delivery (after the marker is written): the passive
     piece handed to the waiting webhook, or the delivery's snapshot of the user."""
@@ -123,11 +124,11 @@ def _commit(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replies: list
         raise results[0]
     if any(isinstance(r, Exception) for r in results[1:recorded]):
         log.warning("transcript turn record failed for %s", delivery.message_key)
-    delivery.take_start(results)
+    return results
 
 
 def _commit_saving(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replies: list[str],
-                   record: Recorder | None, store: RedisContextStore, held: PendingSave, record_on: Any) -> None:
+                   record: Recorder | None, store: RedisContextStore, held: PendingSave, record_on: Any) -> list[Any]:
     """:func:`_commit` with the turn's context save in the same round trip: the save (compare-and-set)
     and the done marker are one step, and the start of the delivery happens only if the marker is
     there. On a lost compare-and-set nothing of the turn is written (:class:`ContextConflict`). The
@@ -143,7 +144,7 @@ def _commit_saving(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replie
             record(record_on)
         except Exception as exc:  # observability must not break the conversation
             log.warning("transcript turn record failed: %s", type(exc).__name__)
-    delivery.take_start(results)
+    return results
 
 
 def _turn(rt: WorkerDeps, delivery: TurnDelivery, msg: WeChatMessage, decision: Triage,
