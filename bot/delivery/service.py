@@ -29,6 +29,7 @@ from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._outcome import Outcome, Started, channel_of
 from bot.delivery._record import DeliveryRecord, piece_ids, settled
 from bot.delivery._replicas import Replication
+from bot.delivery._split import pieces_for
 from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot
 from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff
@@ -38,7 +39,6 @@ from bot.delivery.policy import (
     Step,
     after_api_block,
     assign,
-    pieces_for,
     uncertain_resends,
 )
 from bot.delivery.turn import PendingStart, TurnDelivery, queue_start
