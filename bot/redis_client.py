@@ -15,14 +15,18 @@ replies go through its response callbacks, so callers see no change.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import os
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 from urllib.parse import unquote, urlparse
 
 import hiredis
 import redis
+from redis._parsers.hiredis import NOT_ENOUGH_DATA, _HiredisParser
 from redis.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
@@ -122,11 +126,45 @@ def text(value: bytes | str | None) -> str:
 _SPECIAL_OPTIONS = frozenset({"NEVER_DECODE", "EMPTY_RESPONSE"})
 
 
+class _Held:
+    """A pool connection held by one thread; handed back when the thread ends (its thread-local
+    storage is dropped then), unless the process has forked since (the pool resets itself)."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool, self.pid = pool, os.getpid()
+        self.conn = pool.get_connection()
+
+    def __del__(self) -> None:
+        if self.pid == os.getpid():
+            with contextlib.suppress(Exception):
+                self.pool.release(self.conn)
+
+
+class OwnConnections(threading.local):
+    """Each thread's own connection for lean pipelines: taken from the pool once, not checked out
+    and back (the pool's lock, liveness poll and bookkeeping: ≈ 8 µs) on every round trip. A lean
+    pipeline reads every reply it asked for or disconnects the socket, so the connection is always
+    ready for the next one."""
+
+    held: _Held | None = None
+
+    def connection(self, pool: Any) -> Any:
+        held = self.held
+        if held is None or held.pool is not pool or held.pid != os.getpid():
+            held = self.held = _Held(pool)
+        return held.conn
+
+
 class LeanPipeline(Pipeline):  # type: ignore[type-arg]
-    """A non-transactional pipeline of plain commands: packed in one pass, sent in one write, its
-    replies read in order. Anything else (MULTI/EXEC, WATCH, pipeline scripts, multi-word command
-    names, options that change how a reply is read, arguments hiredis cannot pack) and any
-    connection failure go to redis-py's own ``execute`` with its retry policy, as before."""
+    """A non-transactional pipeline of plain commands: packed in one pass, sent in one write on the
+    thread's own connection, its replies read in order. Anything else (MULTI/EXEC, WATCH, pipeline
+    scripts, multi-word command names, options that change how a reply is read, arguments hiredis
+    cannot pack) and any connection failure go to redis-py's own ``execute`` with its retry policy,
+    as before."""
+
+    def __init__(self, *args: Any, own: OwnConnections | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._own = own if own is not None else OwnConnections()
 
     def execute(self, raise_on_error: bool = True) -> list[Any]:
         stack = self.command_stack
@@ -136,24 +174,17 @@ class LeanPipeline(Pipeline):  # type: ignore[type-arg]
             packed = b"".join([hiredis.pack_command(args) for args, _ in stack])
         except TypeError:  # e.g. a memoryview argument: redis-py copies it first
             return super().execute(raise_on_error)
-        pool: Any = self.connection_pool
-        conn = pool.get_connection()
+        conn = self._own.connection(self.connection_pool)
         raw: list[Any] = []
         try:
-            conn.send_packed_command([packed])
-            for _ in stack:
-                try:
-                    raw.append(conn.read_response())
-                except ResponseError as exc:
-                    raw.append(exc)
+            conn.send_packed_command([packed])  # connects first if the socket was dropped
+            raw = _replies(conn, len(stack))
         except (RedisConnectionError, RedisTimeoutError, OSError):
-            conn.disconnect()  # a dead pooled connection (e.g. after a Redis restart): redis-py retries
+            conn.disconnect()  # a dead connection (e.g. after a Redis restart): redis-py retries
             raw = []
         except BaseException:
-            conn.disconnect()  # replies may be left unread: never hand this socket out again
+            conn.disconnect()  # replies may be left unread: never send on this socket again unopened
             raise
-        finally:
-            pool.release(conn)
         if len(raw) != len(stack):
             return super().execute(raise_on_error)
         replies = [self._callback(args, options, r) for (args, options), r in zip(stack, raw, strict=True)]
@@ -185,11 +216,45 @@ class LeanPipeline(Pipeline):  # type: ignore[type-arg]
         return callback(reply, **options)
 
 
+def _replies(conn: Any, count: int) -> list[Any]:
+    """``count`` replies read in order, an error reply as its exception object. With the hiredis
+    parser, straight from its reader (one ``gets`` per reply, a socket read only when the buffer runs
+    dry; a RESP3 push notification in between goes to redis-py's handler, as its own read does);
+    otherwise through redis-py's ``read_response``."""
+    parser = conn._parser
+    if type(parser) is not _HiredisParser or parser._reader is None:
+        out: list[Any] = []
+        for _ in range(count):
+            try:
+                out.append(conn.read_response())
+            except ResponseError as exc:
+                out.append(exc)
+        return out
+    gets, fill, push = parser._reader.gets, parser.read_from_socket, parser._hiredis_PushNotificationType
+    out = []
+    while len(out) < count:
+        reply = gets()
+        while reply is NOT_ENOUGH_DATA:
+            fill()  # raises on a timeout or a closed socket, as redis-py's read does
+            reply = gets()
+        if isinstance(reply, RedisConnectionError):
+            raise reply
+        if push is not None and isinstance(reply, push):
+            parser.handle_push_response(reply)
+            continue
+        out.append(reply)
+    return out
+
+
 class LeanRedis(redis.Redis):  # type: ignore[type-arg]
     """``redis.Redis`` whose pipelines are :class:`LeanPipeline`."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._own = OwnConnections()
+
     def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
-        return LeanPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+        return LeanPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint, own=self._own)
 
 
 def connect(target: RedisTarget | str) -> Any:

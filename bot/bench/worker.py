@@ -49,9 +49,11 @@ def _rows(stats: pstats.Stats, key: int, top: int, turns: int) -> list[dict[str,
     return out
 
 
-def _command_calls(conn: Any) -> dict[str, int]:
-    """How often each command ran on the server so far (``INFO commandstats``), the webhook's included."""
-    return {name.removeprefix("cmdstat_"): int(fields["calls"]) for name, fields in conn.info("commandstats").items()}
+def _command_calls(conn: Any) -> dict[str, tuple[int, int]]:
+    """How often each command ran on the server so far and its server time in µs (``INFO
+    commandstats``), the webhook's included."""
+    return {name.removeprefix("cmdstat_"): (int(fields["calls"]), int(fields["usec"]))
+            for name, fields in conn.info("commandstats").items()}
 
 
 def _drain_while(worker: Any, load: subprocess.Popen[bytes]) -> None:
@@ -105,7 +107,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             if profiler is not None:
                 profiler.disable()
             cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
-            calls = {k: v - calls_before.get(k, 0) for k, v in _command_calls(conn).items()}
+            calls = {k: (v[0] - calls_before.get(k, (0, 0))[0], v[1] - calls_before.get(k, (0, 0))[1])
+                     for k, v in _command_calls(conn).items()}
             out, err = load.communicate()
             if load.returncode != 0:
                 raise RuntimeError(f"load generator failed: {err.decode(errors='replace')[-2000:]}")
@@ -116,8 +119,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     report: dict[str, Any] = {"bench": "worker", "turns": args.count, "answered_passively": result["passive_replies"],
                               "worker_cpu_ms_per_turn": round(thread_cpu * 1000 / turns, 3),
                               "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3), "profiled": profiler is not None}
-    report["redis_commands_per_turn"] = {k: round(v / turns, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])
-                                         if v / turns >= 0.05}
+    report["redis_commands_per_turn"] = {k: round(v[0] / turns, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1][0])
+                                         if v[0] / turns >= 0.05}
+    # server time per command as Redis counts it (a script's time includes the commands it calls)
+    report["redis_us_per_turn"] = {k: round(v[1] / turns, 1) for k, v in sorted(calls.items(), key=lambda kv: -kv[1][1])
+                                   if v[1] / turns >= 0.5}
     if profiler is not None:
         stats = pstats.Stats(profiler)
         if args.save:

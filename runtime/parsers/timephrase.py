@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -223,6 +224,15 @@ def parse_time_phrase(text: str, now: datetime) -> TimeExpr | None:
     """
     if now.tzinfo is None:
         raise ValueError("parse_time_phrase needs an aware 'now' in the user's timezone")
+    # keyed by the wall clock and the zone: aware datetimes of one instant compare equal across zones
+    return _parse(text, now.replace(tzinfo=None), now.tzinfo)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
+    """:func:`parse_time_phrase`, kept per (text, wall clock, zone): a day's questions asked against
+    its midnight (今天几号, 中秋是哪天) are read once."""
+    now = wall.replace(tzinfo=tz)
     tokens = tokenize(text)
     reading = _read(text, tokens, now)
     if reading is None:
@@ -238,11 +248,16 @@ def parse_time_phrase(text: str, now: datetime) -> TimeExpr | None:
 
 def time_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the time phrases in ``text`` that say when (not 中秋 in 中秋月饼), left to right."""
+    return list(_time_spans(text))
+
+
+@lru_cache(maxsize=4096)
+def _time_spans(text: str) -> tuple[tuple[int, int], ...]:
     probe = datetime.fromisoformat("2000-01-03T12:00:00+00:00")
     tokens = tokenize(text)
     reading = _read(text, tokens, probe)
     if reading is None:
-        return []
+        return ()
     content = set(reading.content)
-    return sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
-                  and not all(t.weak for t in p))
+    return tuple(sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
+                        and not all(t.weak for t in p)))

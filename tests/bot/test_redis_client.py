@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 from typing import Any
 
 import pytest
@@ -69,11 +71,55 @@ def test_unusual_pipelines_go_to_redis_py(real_redis: Any, monkeypatch: pytest.M
 
 
 @pytest.mark.redis
-def test_a_dead_pooled_connection_is_replaced_and_the_pipeline_still_runs(real_redis: Any) -> None:
+def test_a_dead_connection_is_replaced_and_the_pipeline_still_runs(real_redis: Any) -> None:
     lean = connect(REAL_REDIS_URL)
-    lean.client_setname("wxbot-doomed")
-    assert lean.pipeline(transaction=False).set("wx:t:c", "1").execute() == [True]
-    for client in real_redis.client_list():
-        if client.get("name") == "wxbot-doomed":
-            real_redis.client_kill_filter(_id=client["id"])
+    assert lean.pipeline(transaction=False).set("wx:t:c", "1").client_setname("wxbot-doomed").execute() == [True, True]
+    killed = [c for c in real_redis.client_list() if c.get("name") == "wxbot-doomed"]
+    assert len(killed) == 1  # the thread's own connection of the lean pipelines
+    real_redis.client_kill_filter(_id=killed[0]["id"])
     assert lean.pipeline(transaction=False).incr("wx:t:c").get("wx:t:c").execute() == [2, b"2"]
+    assert lean.pipeline(transaction=False).incr("wx:t:c").execute() == [3]  # and on the connection after
+
+
+@pytest.mark.redis
+def test_each_thread_keeps_one_connection_and_gives_it_back_when_it_ends(real_redis: Any) -> None:
+    lean = connect(REAL_REDIS_URL)
+    pool: Any = lean.connection_pool
+
+    def round_trips() -> None:
+        for _ in range(20):
+            assert lean.pipeline(transaction=False).incr("wx:t:n").execute()[0] > 0
+
+    round_trips()
+    mine = len(pool._in_use_connections)
+    assert mine == 1  # twenty round trips, one connection, never checked out and back
+    threads = [threading.Thread(target=round_trips) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    gc.collect()
+    assert len(pool._in_use_connections) == mine  # the ended threads' connections are back in the pool
+    assert len(pool._available_connections) >= 4
+
+
+@pytest.mark.redis
+def test_replies_are_read_from_the_parser_in_one_pass_even_across_many_socket_reads(
+        real_redis: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    lean = connect(REAL_REDIS_URL)
+    big = "字" * 400_000  # 1.2 MB: many socket reads for one reply
+    lean.set("wx:t:big", big)
+    calls: list[int] = []
+    original = redis.connection.Connection.read_response
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.Connection, "read_response", counted)
+    pipe = lean.pipeline(transaction=False)
+    pipe.get("wx:t:big").strlen("wx:t:big").lpush("wx:t:big", "x").get("wx:t:none")
+    got = pipe.execute(raise_on_error=False)
+    assert got[0].decode() == big and got[1] == len(big.encode()) and got[3] is None
+    assert isinstance(got[2], ResponseError) and "WRONGTYPE" in str(got[2])
+    assert calls == []  # no per-reply trip through redis-py's read_response
