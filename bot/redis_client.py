@@ -221,7 +221,7 @@ def _replies(conn: Any, count: int) -> list[Any]:
     parser, straight from its reader (one ``gets`` per reply, a socket read only when the buffer runs
     dry; a RESP3 push notification in between goes to redis-py's handler, as its own read does);
     otherwise through redis-py's ``read_response``."""
-    parser = conn._parser
+    parser: Any = conn._parser
     if type(parser) is not _HiredisParser or parser._reader is None:
         out: list[Any] = []
         for _ in range(count):
@@ -230,7 +230,10 @@ def _replies(conn: Any, count: int) -> list[Any]:
             except ResponseError as exc:
                 out.append(exc)
         return out
-    gets, fill, push = parser._reader.gets, parser.read_from_socket, parser._hiredis_PushNotificationType
+    gets: Any = parser._reader.gets
+    fill: Any = parser.read_from_socket
+    push: Any = parser._hiredis_PushNotificationType
+    handle: Any = parser.handle_push_response
     out = []
     while len(out) < count:
         reply = gets()
@@ -240,7 +243,7 @@ def _replies(conn: Any, count: int) -> list[Any]:
         if isinstance(reply, RedisConnectionError):
             raise reply
         if push is not None and isinstance(reply, push):
-            parser.handle_push_response(reply)
+            handle(reply)
             continue
         out.append(reply)
     return out

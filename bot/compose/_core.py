@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine as SQLEngine
 from bot.settings import Settings
 from runtime.engine import Engine
 from runtime.store import ContextStore, InMemoryContextStore, RedisContextStore
-from runtime.transcript import Transcript, TurnHandler
+from runtime.transcript import StatsTally, Transcript, TurnHandler
 from skills.services import Services
 
 if TYPE_CHECKING:
@@ -61,9 +61,11 @@ def sql_engine(database: Settings | str, *, create_tables: bool = True) -> SQLEn
     return built
 
 
-def transcript(settings: Settings, redis: Any) -> Transcript:
-    """The per-user transcript with the configured retention."""
-    return Transcript(redis, max_len=settings.transcript_max_len, max_age_days=settings.transcript_max_age_days)
+def transcript(settings: Settings, redis: Any, tally: StatsTally | None = None) -> Transcript:
+    """The per-user transcript with the configured retention (``tally``: where its records' global
+    stats gather until the owner flushes them; without one they are written with each record)."""
+    return Transcript(redis, max_len=settings.transcript_max_len, max_age_days=settings.transcript_max_age_days,
+                      tally=tally)
 
 
 # -- the conversation engine ---------------------------------------------------------------------

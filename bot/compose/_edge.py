@@ -23,7 +23,7 @@ from bot.compose._core import (
 )
 from bot.settings import Settings
 from runtime.store import ContextStore, RedisContextStore
-from runtime.transcript import TranscribedTurns, TurnHandler
+from runtime.transcript import StatsTally, TranscribedTurns, TurnHandler
 
 if TYPE_CHECKING:
     from rq import Queue
@@ -49,7 +49,7 @@ def wechat_api(settings: Settings, redis: RedisClient) -> WeChatpyAPI:
     return WeChatpyAPI(app_id=app_id, secret=secret, tokens=tokens, base_url=base, timeout=settings.wechat_api_timeout)
 
 
-def delivery(settings: Settings, redis: RedisClient) -> TranscribedDelivery:
+def delivery(settings: Settings, redis: RedisClient, tally: StatsTally | None = None) -> TranscribedDelivery:
     """Delivery through the WeChat API, recording every outcome in the transcript."""
     from bot.delivery import TemplateConfig
     from bot.delivery.transcribed import TranscribedDelivery
@@ -63,7 +63,7 @@ def delivery(settings: Settings, redis: RedisClient) -> TranscribedDelivery:
     service = TranscribedDelivery(redis, wechat_api(settings, redis), templates=templates,
                                   replicas=target.wait_replicas if target else 0,
                                   replica_timeout_ms=target.wait_timeout_ms if target else 500)
-    service.transcript = transcript(settings, redis)
+    service.transcript = transcript(settings, redis, tally)
     return service
 
 
@@ -81,8 +81,9 @@ def worker_deps(settings: Settings, redis: RedisClient, handler: TurnHandler, *,
     queue and the business tables (``sql``, or built from ``settings``)."""
     from bot.worker import WorkerDeps
 
-    turns = TranscribedTurns(handler, transcript(settings, redis))
-    return WorkerDeps(redis=redis, turns=turns, delivery=delivery(settings, redis), queue=queue(redis),
+    stats = StatsTally()  # the records' global stats, flushed after each batch and each job
+    turns = TranscribedTurns(handler, transcript(settings, redis, stats))
+    return WorkerDeps(redis=redis, turns=turns, delivery=delivery(settings, redis, stats), queue=queue(redis), stats=stats,
                       sql_engine=sql if sql is not None else sql_engine(settings, create_tables=False),
                       lease_ttl_ms=lease_ttl_ms, typing_after_s=typing_after_s, lanes=max(1, lanes))
 

@@ -12,6 +12,7 @@ process-wide; outside a ``serving`` block :func:`current` raises.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -26,8 +27,10 @@ from bot.delivery import DeliveryService
 from bot.queue import Mailbox
 from bot.redis_client import RedisClient
 from bot.worker._lease import LeaseKeeper
-from runtime.transcript import TurnHandler
+from runtime.transcript import StatsTally, TurnHandler
 from runtime.turn import Inbound, TurnResult
+
+log = logging.getLogger(__name__)
 
 __all__ = ["PipelinedStore", "Recorder", "TurnRunner", "UnrecordedTurns", "WorkerDeps", "current", "serving"]
 
@@ -93,6 +96,7 @@ class WorkerDeps:
     drainer_budget_s: float = 10.0  # a drainer job hands over after this long (other jobs get a turn)
     drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
     lanes: int = 1  # users of one batch drained side by side on this many threads
+    stats: StatsTally | None = None  # where the transcript gathers its global stats (flushed by flush_stats)
     mailbox: Mailbox = field(init=False)
     leases: LeaseKeeper = field(init=False)
     _lane_pool: ThreadPoolExecutor | None = field(init=False, default=None)
@@ -100,6 +104,15 @@ class WorkerDeps:
     def __post_init__(self) -> None:
         self.mailbox = Mailbox(self.redis)
         self.leases = LeaseKeeper(self.redis, self.lease_ttl_ms)
+
+    def flush_stats(self) -> None:
+        """Write the global stats gathered since the last flush (after a batch, after a job); a
+        failure is logged and drops them: stats never fail a job."""
+        if self.stats is not None and self.stats.pending:
+            try:
+                self.stats.flush(self.redis)
+            except Exception as exc:
+                log.warning("stats not written: %s", exc)
 
     def lane_pool(self) -> ThreadPoolExecutor:
         if self._lane_pool is None:
@@ -118,6 +131,7 @@ def serving(deps: WorkerDeps) -> Iterator[WorkerDeps]:
         yield deps
     finally:
         _SERVING.reset(token)
+        deps.flush_stats()
 
 
 def current() -> WorkerDeps:

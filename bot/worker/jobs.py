@@ -178,6 +178,7 @@ def drain_ready(token: str) -> int:
                 live = None  # retired by the same script that found the list empty
                 break
             handled += _serve_batch(deps, users)
+            deps.flush_stats()  # the batch's counters: one write for all its records
             if time.monotonic() - started >= deps.drainer_budget_s:
                 successor = schedule.handover(live)
                 live = None

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans, leaning

@@ -7,6 +7,7 @@ from runtime.transcript.store import (
     DeliveryEntry,
     EntryKind,
     LatencySummary,
+    StatsTally,
     TranscribedTurns,
     Transcript,
     TranscriptEntry,
@@ -20,7 +21,7 @@ from runtime.transcript.store import (
 )
 
 __all__ = [
-    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "ToolCall", "TranscribedTurns", "Transcript",
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "StatsTally", "ToolCall", "TranscribedTurns", "Transcript",
     "TranscriptEntry", "TranscriptStats", "TurnEntry", "TurnHandler", "UnreadableEntry", "from_fields", "percentile",
     "record_tool_call", "recording_tools", "stream_id_at", "stream_id_time", "to_fields",
 ]

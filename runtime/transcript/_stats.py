@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from runtime.turn import Stage, TurnTrace
 
 LATENCY_SAMPLES = 1000
+TURNS, LATENCY, DELIVERIES = "turns", "latency", "deliveries"  # the counter keys under wx:stats:
 
 
 class LatencySummary(BaseModel):

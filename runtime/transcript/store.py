@@ -29,7 +29,9 @@ from runtime.transcript._entries import (
     to_fields,
 )
 from runtime.transcript._stats import (
-    LATENCY_SAMPLES,
+    DELIVERIES,
+    LATENCY,
+    TURNS,
     LatencySummary,
     TranscriptStats,
     delivery_field,
@@ -37,37 +39,29 @@ from runtime.transcript._stats import (
     summarize,
     turn_increments,
 )
+from runtime.transcript._tally import StatsTally
 from runtime.transcript._tools import ToolCall, recording_tools
 from runtime.turn import Inbound, TurnResult
 
 __all__ = [
-    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "Transcript", "TranscriptEntry",
+    "ActiveUser", "DeliveryEntry", "EntryKind", "LatencySummary", "StatsTally", "Transcript", "TranscriptEntry",
     "TranscriptStats", "TranscribedTurns", "TurnEntry", "TurnHandler", "UnreadableEntry", "percentile", "stream_id_at",
     "stream_id_time",
 ]
 
-TURNS, LATENCY, DELIVERIES = "turns", "latency", "deliveries"
 Entry = TurnEntry | DeliveryEntry | UnreadableEntry
 # The age trim of the (global) active-users index runs at most this often per process: a user past
 # ``max_age`` may stay listed this much longer, and a turn's record costs one command less.
 ACTIVE_TRIM_EVERY = timedelta(seconds=10)
 
-# Single-key scripts (so they also run on Redis Cluster): a record's stream writes, the counter
-# increments of one turn, the capped latency list — one command each instead of three to four.
-# Sent with EVAL (the body is a few hundred bytes): it queues on the caller's pipeline and can
+# A single-key script (so it also runs on Redis Cluster): a record's stream writes, one command
+# instead of three. Sent with EVAL (the body is short): it queues on the caller's pipeline and can
 # never fail with NOSCRIPT after a Redis restart. KEYS[1]: stream; ARGV: max_len, min id, ttl,
 # '~' or '=', then the entry's field/value pairs.
 _APPEND = """
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[4], ARGV[1], '*', unpack(ARGV, 5))
 redis.call('XTRIM', KEYS[1], 'MINID', ARGV[4], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-"""
-_HINCRBY_ALL = """
-for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
-"""
-_PUSH_CAPPED = """
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, ARGV[2])
 """
 
 
@@ -84,8 +78,11 @@ class Transcript:
     """Thin Redis I/O around the pure entry (de)serialisation. ``redis`` is a redis-py client."""
 
     def __init__(self, redis: Any, *, max_len: int = 2000, max_age_days: int = 30, approximate: bool = True,
-                 now: Callable[[], datetime] | None = None) -> None:
+                 now: Callable[[], datetime] | None = None, tally: StatsTally | None = None) -> None:
+        """``tally``: gather the global stats of records there (the owner flushes it, see
+        :class:`StatsTally`); without one, each record writes its stats with its stream entry."""
         self._redis = redis
+        self._tally = tally
         self.max_len = max_len
         self.max_age = timedelta(days=max_age_days)
         self._approximate = approximate
@@ -106,10 +103,10 @@ class Transcript:
         now = self._now()
         entry = TurnEntry(recorded_at=now, inbound=inbound, replies=list(result.replies), trace=result.trace,
                           tools=list(tools))
-        self._queue_append(pipe, inbound.user, entry, now)
-        increments = [x for pair in turn_increments(result.trace).items() for x in pair]
-        pipe.eval(_HINCRBY_ALL, 1, keys.stats(TURNS), *increments)
-        pipe.eval(_PUSH_CAPPED, 1, keys.stats(LATENCY), f"{result.trace.latency_ms:.3f}", LATENCY_SAMPLES - 1)
+        tally = self._tally or StatsTally()
+        tally.count(TURNS, turn_increments(result.trace))
+        tally.sample(f"{result.trace.latency_ms:.3f}")
+        self._queue_append(pipe, inbound.user, entry, now, tally)
 
     def record_delivery(self, user: str, text: str, channel: str, outcome: str, ref: str = "", *,
                         push: bool = False) -> None:
@@ -125,16 +122,20 @@ class Transcript:
         now = self._now()
         entry = DeliveryEntry(recorded_at=now, user=user, text=text, channel=str(channel), outcome=str(outcome),
                               ref=ref, push=push)
-        self._queue_append(pipe, user, entry, now)
-        pipe.hincrby(keys.stats(DELIVERIES), delivery_field(entry.channel, entry.outcome, push=push), 1)
+        tally = self._tally or StatsTally()
+        tally.count(DELIVERIES, {delivery_field(entry.channel, entry.outcome, push=push): 1})
+        self._queue_append(pipe, user, entry, now, tally)
 
-    def _queue_append(self, pipe: Any, user: str, entry: TurnEntry | DeliveryEntry, now: datetime) -> None:
+    def _queue_append(self, pipe: Any, user: str, entry: TurnEntry | DeliveryEntry, now: datetime,
+                      tally: StatsTally) -> None:
         oldest = now - self.max_age
         fields = to_fields(entry)
         pipe.eval(_APPEND, 1, keys.transcript(user), self.max_len, stream_id_at(oldest),
                   int(self.max_age.total_seconds()), "~" if self._approximate else "=", "kind", fields["kind"],
                   "data", fields["data"])
-        pipe.zadd(keys.active_users(), {user: now.timestamp()})
+        tally.touch(user, now.timestamp())
+        if tally is not self._tally:
+            tally.queue(pipe)  # no tally of the owner's: the stats go with the record
         trimmed = self._trimmed_at
         if trimmed is None or not timedelta(0) <= now - trimmed < ACTIVE_TRIM_EVERY:
             pipe.zremrangebyscore(keys.active_users(), "-inf", oldest.timestamp())

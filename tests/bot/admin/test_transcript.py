@@ -11,6 +11,7 @@ from runtime.store import InMemoryContextStore, RedisContextStore
 from runtime.transcript import (
     DeliveryEntry,
     TranscribedTurns,
+    StatsTally,
     Transcript,
     TurnEntry,
     UnreadableEntry,
@@ -82,14 +83,37 @@ def test_active_users_most_recent_first_and_age_trimmed(fake_redis) -> None:
     assert t.users()[0].last_active == clock.at
 
 
-def test_stats_counters(fake_redis) -> None:
-    t = Transcript(fake_redis)
+def _record_the_day(t: Transcript) -> None:
     t.record_turn(*make_turn(msg_id="a", latency_ms=10))
     t.record_turn(*make_turn(msg_id="b", stage=Stage.LLM_ROUTER, intent="dinner.plan", llm_calls=1, latency_ms=30))
     t.record_turn(*make_turn(msg_id="c", stage=Stage.FALLBACK, intent="unknown", llm_calls=2, latency_ms=20,
                              errors=["llm: timeout"]))
     t.record_delivery("u1", "x", "passive", "sent")
     t.record_delivery("u1", "y", "custom", "parked", push=True)
+
+
+def test_stats_counters(fake_redis) -> None:
+    t = Transcript(fake_redis)
+    _record_the_day(t)
+    _check_the_day(t)
+
+
+def test_a_tally_gathers_the_global_stats_until_flushed_and_then_writes_the_same(fake_redis) -> None:
+    tally = StatsTally()
+    t = Transcript(fake_redis, tally=tally)
+    _record_the_day(t)
+    assert [e.kind for e in t.read("u1")] == ["turn", "turn", "turn", "delivery", "delivery"]  # streams: at once
+    assert t.stats().turns == 0 and t.stats().deliveries == {} and t.users() == []  # the stats: not yet
+    assert tally.pending
+    tally.flush(fake_redis)
+    assert not tally.pending
+    _check_the_day(t)
+    assert [u.user for u in t.users()] == ["u1"]
+    commands = fake_redis.pipeline(transaction=False)
+    assert not tally.queue(commands) and len(commands) == 0  # nothing gathered: nothing written
+
+
+def _check_the_day(t: Transcript) -> None:
     s = t.stats()
     assert s.turns == 3 and s.zero_model == 1 and s.zero_model_share == pytest.approx(1 / 3)
     assert s.by_stage["rules"] == 1 and s.by_stage["llm_router"] == 1 and s.by_stage["event"] == 0

@@ -15,6 +15,7 @@ import redis
 from bot.delivery import DeliveryStore
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
+from runtime.transcript import Transcript
 from tests.harness.edge import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
 
 pytestmark = pytest.mark.redis
@@ -116,6 +117,10 @@ def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int,
         assert processed == sorted(processed, key=lambda k: int(k[1:])), name  # handled in arrival order
     assert len(custom()) == total + doubled
     assert kill or doubled == 0  # without a kill, nothing is ever sent twice
+    if not kill:  # each worker writes its turns' counters after each batch: all of them are counted
+        stats = Transcript(conn).stats()
+        assert stats.turns == users * per_user, stats
+        assert sum(stats.deliveries.values()) == users * per_user, stats.deliveries
 
 
 @pytest.mark.slow
