@@ -305,3 +305,20 @@ local function handoff_open()
   if ARGV[2] == 'waiting' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
 end
 """
+
+# The hand-off side of :meth:`bot.queue.Mailbox.accept`, whose script keeps to one user's keys (one
+# hash tag): KEYS[1] handoff; ARGV[1..2]: ttl, the state to open with (the deadline list is written
+# after it, :meth:`bot.delivery.handoff.Handoff.queue_due`). The composing script's own keys and
+# args follow. handoff_accepted(): {state, attempt} of a WeChat retry, or nil once a new message's
+# hand-off is opened.
+ACCEPT = """
+local function handoff_accepted()
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+    return {redis.call('HGET', KEYS[1], 'state'), n}
+  end
+  redis.call('HSET', KEYS[1], 'state', ARGV[2], 'attempts', 1)
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  return nil
+end
+"""

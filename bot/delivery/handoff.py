@@ -45,6 +45,7 @@ CONFIRM_GRACE_S = 2.0  # after its write_by, an answer's confirmation may still 
 OUTCOMES_MAXLEN = 500
 OFFERED = "offered"  # the field of the user's flags naming the open passive reply
 ADMIT_LUA = lua.ADMIT  # the hand-off side of a message's admit: see :func:`admit_section`
+ACCEPT_LUA = lua.ACCEPT  # the same for a script of one user's keys only: see :func:`accept_section`
 OFFER_OR_READ = lua.OFFER_OR_READ  # the one-piece delivery's offer (:meth:`Handoff.queue_offer_or_read`)
 _OFFER_OR_READ_SHA = script_sha(OFFER_OR_READ)
 
@@ -91,6 +92,13 @@ def admit_section(user: str, message_key: str, *, waits: bool, deadline: float, 
     return ([keys.handoff(user, message_key), keys.handoff_deadlines(), keys.outcomes(user), keys.user_flags(user)],
             [HANDOFF_TTL_S, "waiting" if waits else "released", repr(deadline), _member(user, message_key), *times,
              message_key, OUTCOMES_MAXLEN, repr(at)])
+
+
+def accept_section(user: str, message_key: str, *, waits: bool) -> tuple[list[str], list[Any]]:
+    """The keys and args of :data:`ACCEPT_LUA` (no I/O), first in a script composed with it (one key,
+    two args): one user's keys only. A new waiting hand-off then goes on the deadline list with
+    :meth:`Handoff.queue_due`."""
+    return [keys.handoff(user, message_key)], [HANDOFF_TTL_S, "waiting" if waits else "released"]
 
 
 def claim_call(user: str, message_key: str, attempt: Attempt) -> Call:
@@ -152,6 +160,10 @@ class Handoff:
             [HANDOFF_TTL_S, deadline, _member(user, message_key)],
         )
         return Opened(_s(state), int(attempt))
+
+    def queue_due(self, pipe: Any, user: str, message_key: str, deadline: float) -> None:
+        """Queue on ``pipe`` the release ``deadline`` of a hand-off opened by :data:`ACCEPT_LUA`."""
+        pipe.zadd(keys.handoff_deadlines(), {_member(user, message_key): deadline})
 
     def state(self, user: str, message_key: str) -> str:
         return _s(self._redis.hget(keys.handoff(user, message_key), "state"))

@@ -15,7 +15,15 @@ from typing import Any, NamedTuple, Protocol
 from redis.exceptions import NoScriptError
 from rq import Queue
 
-from bot.delivery.handoff import ADMIT_LUA, Attempt, Opened, admit_section
+from bot.delivery.handoff import (
+    ACCEPT_LUA,
+    ADMIT_LUA,
+    Attempt,
+    Handoff,
+    Opened,
+    accept_section,
+    admit_section,
+)
 from bot.queue._drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.redis_client import Call, RedisClient, run_script, script_sha, text
 from runtime import keys
@@ -65,14 +73,13 @@ if redis.call('ZCARD', KEYS[10]) < cap then
 end
 return {1, ARGV[2], 1, 1, 1}
 """
-# The admit without the rate limit and the drain dispatch (:meth:`Mailbox.accept`). Own KEYS:
-# mailbox, active mailboxes; own ARGV: entry, now, user.
-_ACCEPT = ADMIT_LUA + """
-local again = handoff_again()
+# The hand-off (its side is :data:`bot.delivery.handoff.ACCEPT_LUA`) and the mailbox append, keys of
+# one user only (:meth:`Mailbox.accept`). Own KEYS (after the hand-off's one): mailbox; own ARGV
+# (after its two): entry.
+_ACCEPT = ACCEPT_LUA + """
+local again = handoff_accepted()
 if again then return again end
-handoff_open()
-redis.call('RPUSH', KEYS[5], ARGV[13])
-redis.call('ZADD', KEYS[6], ARGV[14], ARGV[15])
+redis.call('RPUSH', KEYS[2], ARGV[3])
 return {ARGV[2], 1}
 """
 # Take the user's lease and read the head in one round trip (the pending flag is cleared first, so
@@ -165,10 +172,16 @@ class Mailbox:
 
         ``waits=False`` (events nobody answers) opens the hand-off already ``released``.
         """
-        handoff_keys, handoff_args = admit_section(user, message_key, waits=waits, deadline=deadline, at=now)
-        state, attempt = run_script(self.redis, _ACCEPT, [*handoff_keys, keys.mailbox(user), keys.active_mailboxes()],
-                                    [*handoff_args, entry, repr(now), user])
-        return Opened(text(state), int(attempt))
+        handoff_keys, handoff_args = accept_section(user, message_key, waits=waits)
+        state, attempt = run_script(self.redis, _ACCEPT, [*handoff_keys, keys.mailbox(user)], [*handoff_args, entry])
+        opened = Opened(text(state), int(attempt))
+        if opened.first:
+            pipe = self.redis.pipeline()
+            if waits:
+                Handoff(self.redis).queue_due(pipe, user, message_key, deadline)
+            pipe.zadd(keys.active_mailboxes(), {user: now})
+            pipe.execute()
+        return opened
 
     def admit(self, user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
               waits: bool = True, schedule: DrainSchedule | None = None, attempt: Attempt | None = None) -> Admitted:
