@@ -86,11 +86,15 @@ def test_each_thread_keeps_one_connection_and_gives_it_back_when_it_ends(real_re
     lean = connect(REAL_REDIS_URL)
     pool: Any = lean.connection_pool
 
-    def round_trips() -> None:
+    together = threading.Barrier(4)
+
+    def round_trips(meet: bool = True) -> None:
         for _ in range(20):
             assert lean.pipeline(transaction=False).incr("wx:t:n").execute()[0] > 0
+        if meet:  # all four hold their connection at once
+            together.wait(timeout=10)
 
-    round_trips()
+    round_trips(meet=False)
     mine = len(pool._in_use_connections)
     assert mine == 1  # twenty round trips, one connection, never checked out and back
     threads = [threading.Thread(target=round_trips) for _ in range(4)]

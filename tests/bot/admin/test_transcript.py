@@ -10,8 +10,8 @@ from runtime import keys
 from runtime.store import InMemoryContextStore, RedisContextStore
 from runtime.transcript import (
     DeliveryEntry,
-    TranscribedTurns,
     StatsTally,
+    TranscribedTurns,
     Transcript,
     TurnEntry,
     UnreadableEntry,
