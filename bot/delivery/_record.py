@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+SENT_TTL_S = 7 * 86400  # how long a delivery's record is kept
 PLAN = "plan"  # the record's field holding the pieces (JSON) or DONE
 DONE = "done"
 SENDING = "sending"  # a piece claimed for an API call whose outcome is not recorded yet; once settled,

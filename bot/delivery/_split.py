@@ -46,3 +46,12 @@ def pack(texts: list[str], limit: int = CUSTOM_LIMIT_BYTES) -> list[str]:
     """
     joined = SEPARATOR.join(t for t in texts if t)
     return [p for p in split_text(joined, limit) if p] if joined else []
+
+
+def pieces_for(carried: tuple[str, ...] | list[str], texts: tuple[str, ...] | list[str]) -> list[str]:
+    """The messages a delivery sends, in order: the parked texts it carries, then its own, packed.
+
+    The pieces are fixed once a delivery starts (it stores them); only their channels are chosen
+    as it goes, so a re-run sends exactly what the first attempt would have sent.
+    """
+    return pack([t for t in (*carried, *texts) if t.strip()], min(PASSIVE_LIMIT_BYTES, CUSTOM_LIMIT_BYTES))
