@@ -14,7 +14,7 @@ _FOOD_AT_HOME = r"家里的菜|家里的食材|家里的东西|吃的|菜|食材
 _COUNTED = r"个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵"
 # what "还有几个…" / "还剩多少…" counts that is no food: time, people, money, records of other skills
 _NOT_FOOD = (r"小时|钟头|分钟|天|周|星期|礼拜|月|年|人|位|次|回|趟|提醒|闹钟|事|件|任务|公里|步|节|集|号|钱|块钱|元|"
-             r"道菜|菜|热量|卡|作业|页|题")
+             r"道菜|菜|热量|卡|作业|页|题|没|不|要|在|是|能|可以|就|都")
 
 TRIGGERS: tuple[Trigger, ...] = (
     Trigger(  # what is at home: a place or a store of food, and a question of what or how much is there
@@ -32,7 +32,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     Trigger(  # "还有几个蛋" / "还剩多少排骨": the same question, the item said last
         "pantry.view", "pantry.view.item_last", order=82,
         pattern=rf"^(?:那|那么|现在)?(?:家里|冰箱里?)?(?:还)?(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?"
-                r"[\u4e00-\u9fff]{1,5}?(?:了|呀|啊|来着|呢)*[?？吗]?$",
+                rf"(?!{_COUNTED})[\u4e00-\u9fff]{{1,5}}?(?:了|呀|啊|来着|呢)*[?？吗]?$",
         unless=rf"^(?:那|那么|现在)?(?:家里|冰箱里?)?(?:还)?(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?(?:{_NOT_FOOD})",
     ),
     Trigger(

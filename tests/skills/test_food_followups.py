@@ -91,7 +91,8 @@ def test_what_to_cook_naming_nothing_needs_the_words_before_it() -> None:
 
 
 @pytest.mark.parametrize(("text", "routed"), [("还剩几个蛋", "pantry.view.item_last"), ("还有多少五花肉", "pantry.view.item_last"),
-                                              ("还有几个小时下班", None), ("还有多少天过年", None), ("还有几个提醒", None)])
+                                              ("还有几个小时下班", None), ("还有多少天过年", None), ("还有几个提醒", None),
+                                              ("还有几个没做", None)])
 def test_how_much_is_left_with_the_item_last(text: str, routed: str | None) -> None:
     found = _routed(pantry.SPEC.triggers, text)
     assert found == routed or (routed is None and found is not None and not found.startswith("pantry.view"))
