@@ -13,6 +13,7 @@ from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier
 from runtime.skill.parsers import parse_value
+from skills.dinner._dietary import extract_dietary
 
 __all__ = ["RECIPE_FOLLOW_UPS", "extract_people"]
 
@@ -77,6 +78,15 @@ def _amount(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
             "food": re.sub(r"^(?:的|这个|那个)|(?:呢|啊|呀)$", "", food)}
 
 
+def _restricted(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"不要辣的" / "有人海鲜过敏" right after a list of dishes: the same list without the dishes it rules out."""
+    said = extract_dietary(m.string) or []
+    if entity is not None or not params.get("dish") or not said:
+        return None
+    before = [str(a) for a in params.get("avoid") or []]
+    return {**_base(params), "avoid": [*before, *(w for w in said if w not in before)]}
+
+
 def _meatless(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     """"不要有肉的" right after a list of dishes: the same question, for meatless dishes."""
     asked = str(params.get("dish") or "")
@@ -97,6 +107,8 @@ RECIPE_FOLLOW_UPS = FollowUps(
                  r"要买(?:些|点)?(?:啥|什么|哪些)|买(?:些|点)?(?:啥|什么|哪些)|(?:需要|要|得)(?:准备)?(?:哪些|什么|啥)(?:东西|材料|食材|料)?"
                  r"|准备(?:哪些|什么|啥)|用料|材料|食材|配料|原料|清单", _ingredients),
         Modifier("meatless", r"不要(?:有|带)?肉|不(?:要|带|吃)荤|不带肉|没(?:有)?肉|不吃肉|(?:要|来|换)?素(?:一点|点)?的|吃素", _meatless),
+        Modifier("restriction", r"不要(?:有|带|放)?[\u4e00-\u9fa5]{1,4}?的?(?:菜)?$|不吃|不能吃|不想吃|别放|不放|不加|忌口|过敏",
+                 _restricted),
         Modifier("servings", rf"{_N}+\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?|{_CUPS.pattern}|(?:量|份量|分量|用量)", _servings),
     ),
 )

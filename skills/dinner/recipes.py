@@ -29,6 +29,7 @@ from skills.cookbook.book import Recipe
 from skills.cookbook.catalog import load_catalog
 from skills.cookbook.search import clean_query, find
 from skills.dinner._at_home import cookable, kind_asked
+from skills.dinner._recipe_avoid import without
 from skills.dinner._recipe_followups import RECIPE_FOLLOW_UPS, extract_people
 from skills.dinner._recipe_text import recipe_part, recipe_reply
 from skills.pantry.skill import read_pantry, word
@@ -133,10 +134,18 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
         return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name},
                            entities=(Entity("dish", recipe.name, recipe.name),),
                            shown={"picked": asked == recipe.name})  # by its exact name: a pick from a list
-    dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in finding.options]}
-    return SkillResult(_listing(finding.heading, finding.options), data=dto, dto=dto,
-                       choices=_choices(finding.options), ok=bool(finding.options) or finding.matched,
-                       entities=tuple(Entity("dish", r.name, r.name) for r in finding.options))
+    options, heading = finding.options, finding.heading
+    avoid = [str(a) for a in params.get("avoid") or []]
+    if avoid and options:  # "不要辣的" said after the list: the same list without what it rules out
+        kept, said = without(options, avoid), "、".join(avoid)
+        gone = len(options) - len(kept)
+        heading = (f"这几道都带{said}，换个说法试试？" if not kept else
+                   (f"已去掉{gone}道带{said}的。" if gone else f"这几道都不带{said}。") + heading)
+        options = kept
+    dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in options]}
+    return SkillResult(_listing(heading, options), data=dto, dto=dto,
+                       choices=_choices(options), ok=bool(options) or finding.matched,
+                       entities=tuple(Entity("dish", r.name, r.name) for r in options))
 
 
 SPEC = SkillSpec(

@@ -110,3 +110,11 @@ def test_an_item_asked_after_by_its_short_name(services: Services, make_view: Vi
 def test_an_answer_naming_only_foods_finds_dishes_made_with_them(services: Services, make_view: View) -> None:
     found = recipe_skill.query(make_view(), {"dish": "土豆和牛肉"}, services)
     assert found.reply.startswith("用土豆和牛肉可以做") and found.entities
+
+
+def test_a_restriction_said_after_a_list_of_dishes_takes_out_what_it_rules_out(services: Services,
+                                                                                make_view: View) -> None:
+    listed = recipe_skill.query(make_view(), {"dish": "土豆能做什么"}, services)
+    kept = recipe_skill.query(make_view(), {"dish": "土豆能做什么", "avoid": ["辣"]}, services)
+    assert "酸辣土豆丝" in listed.reply and "酸辣土豆丝" not in kept.reply
+    assert kept.entities and all("辣" not in e.name for e in kept.entities) and "已去掉" in kept.reply
