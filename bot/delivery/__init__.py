@@ -2,8 +2,8 @@
 
 from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._outcome import Outcome, Started
+from bot.delivery._pieces import SEPARATOR, pack, split_text
 from bot.delivery._replicas import NotReplicated
-from bot.delivery._split import SEPARATOR, pack, split_text
 from bot.delivery._store import DeliveryStore
 from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import OFFER_OR_READ, Handoff, Opened

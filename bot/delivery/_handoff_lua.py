@@ -192,7 +192,7 @@ return {'late', redis.call('HGET', KEYS[1], 'text')}
 """
 
 # -- the delivery's passive offers: the hand-off and the delivery's record (``part_sent``,
-# :mod:`bot.delivery._record`) in one step; keys of one user only (one hash tag), so they also run
+# :mod:`bot.delivery._pieces`) in one step; keys of one user only (one hash tag), so they also run
 # on Redis Cluster.
 
 # Whether a request can still take a reply offered now: the hand-off waits, and its latest request's

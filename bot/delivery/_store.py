@@ -10,7 +10,7 @@ from redis.exceptions import NoScriptError
 
 from bot.delivery import _scripts as lua
 from bot.delivery._fence import Fence
-from bot.delivery._record import DONE, PLAN, SENT_TTL_S, DeliveryRecord, plan_json
+from bot.delivery._pieces import DONE, PLAN, SENT_TTL_S, DeliveryRecord, plan_json
 from bot.delivery._replicas import NotReplicated, Replication
 from bot.delivery.handoff import OFFERED, OUTCOMES_MAXLEN
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState

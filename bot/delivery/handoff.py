@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from redis.exceptions import NoScriptError
 
 from bot.delivery import _handoff_lua as lua
-from bot.delivery._record import SENT_TTL_S
+from bot.delivery._pieces import SENT_TTL_S
 from bot.redis_client import Call, RedisClient, run_script, script_sha
 from bot.redis_client import text as _s
 from runtime import keys

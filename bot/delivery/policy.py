@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.delivery._split import pieces_for
+from bot.delivery._pieces import pieces_for
 
 MESSAGE_WINDOW_S = 48 * 3600
 MESSAGE_QUOTA = 5

@@ -1,6 +1,6 @@
 """The delivery service: one place every outgoing message goes through (replies and pushes).
 
-A delivery fixes its pieces when it starts (:mod:`bot.delivery._record`): the parked texts it
+A delivery fixes its pieces when it starts (:mod:`bot.delivery._pieces`): the parked texts it
 carries and its own texts, packed. Each piece then settles in one atomic step — sent, parked,
 dropped or refused, and recorded — and the carried parked texts leave the parked list in the step
 that settles the delivery's last piece. A re-run of the same message (or push) key goes on with the
@@ -27,9 +27,8 @@ from typing import Any
 
 from bot.delivery._fence import Fence, LeaseLost
 from bot.delivery._outcome import Outcome, Started, channel_of
-from bot.delivery._record import DeliveryRecord, piece_ids, settled
+from bot.delivery._pieces import DeliveryRecord, piece_ids, pieces_for, settled
 from bot.delivery._replicas import Replication
-from bot.delivery._split import pieces_for
 from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot
 from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff

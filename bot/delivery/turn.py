@@ -16,8 +16,7 @@ from typing import Any
 
 from bot.delivery._fence import Fence
 from bot.delivery._outcome import Outcome, Started
-from bot.delivery._record import piece_ids
-from bot.delivery._split import pieces_for
+from bot.delivery._pieces import piece_ids, pieces_for
 from bot.delivery._store import DeliveryStore, parse_offer_reads, parse_snapshot
 from bot.delivery.handoff import Handoff
 from bot.delivery.policy import Channel

@@ -12,9 +12,8 @@ from typing import Any
 from bot.delivery import Fence, TurnDelivery
 from bot.redis_client import text
 from bot.wechat.errors import WeChatAPIError
-from bot.wechat.inbound import Kind, WeChatMessage
+from bot.wechat.inbound import Kind, Triage, WeChatMessage, triage
 from bot.wechat.texts import TURN_FAILED
-from bot.wechat.triage import Triage, triage
 from bot.worker._context import Recorder, WorkerDeps
 from runtime import keys
 from runtime.store import ContextConflict, PendingSave, RedisContextStore
