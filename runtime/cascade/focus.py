@@ -158,7 +158,23 @@ class FocusStage:
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
         return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
-                or self._operation_on_words(text, focus))
+                or self._seen_with_values(turn, focus) or self._operation_on_words(text, focus))
+
+    def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
+        """"看" with values of the look-up said beside it ("只看羽毛球的" right after a workout was logged):
+        the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
+        text, found = turn.text, self._registry.for_intent(focus.intent)
+        ops = operations(text)
+        if found is None or len(ops) != 1 or ops[0][0] is not Operation.SEE or self._rules.classify(text) is not None:
+            return None
+        fits: list[_Candidate] = []
+        for intent in dict.fromkeys(i for o in found[0].objects if (i := o.intent_for(Operation.SEE)) is not None):
+            seen = self._registry.for_intent(intent)
+            said = extract_all(seen[1], text, turn.now) if seen is not None else {}
+            spans = (ops[0][1], *value_spans(text), *_spans.said(text, {}, said))
+            if said and self._explains(text, spans):
+                fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
+        return fits[0] if len(fits) == 1 else None
 
     def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
         """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
@@ -254,9 +270,10 @@ class FocusStage:
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
         spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
-        if any(op is Operation.CHANGE for op, _ in ops):  # "第二个改成9点40": the new value is the change's own
+        valued = any(op is Operation.CHANGE for op, _ in ops)  # "第二个改成9点40": the new value is the change's
+        if valued:  # own, and then no name beside it may go unexplained ("体检那个改到周六" names another one)
             spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
-        if not self._explains(text, spans):
+        if not self._explains(text, spans, strict=valued):
             return None
         return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
 
