@@ -170,8 +170,15 @@ class FocusStage:
         fits: list[_Candidate] = []
         for intent in dict.fromkeys(i for o in found[0].objects if (i := o.intent_for(Operation.SEE)) is not None):
             seen = self._registry.for_intent(intent)
-            said = extract_all(seen[1], text, turn.now) if seen is not None else {}
-            spans = (ops[0][1], *value_spans(text), *_spans.said(text, {}, said))
+            if seen is None:
+                continue
+            said, (a, b), told = extract_all(seen[1], text, turn.now), ops[0][1], []
+            for name in [n for n in said if (slot := seen[1].slot(n)) is not None and slot.parser in _UNTYPED]:
+                at = _spans.said(text, {}, {name: said[name]})  # free words said beside the operation, never
+                if not at or any(s < b and a < e for s, e in at):  # words that contain it ("要买啥")
+                    said.pop(name)
+                told += at
+            spans = (ops[0][1], *value_spans(text), *told)
             if said and self._explains(text, spans):
                 fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
         return fits[0] if len(fits) == 1 else None
