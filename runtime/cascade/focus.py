@@ -179,7 +179,7 @@ class FocusStage:
                     said.pop(name)
                 told += at
             spans = (ops[0][1], *value_spans(text), *told)
-            if said and self._explains(text, spans):
+            if said and self._explains(_BARE_TAIL.sub("", text), spans, strict=True):  # "牛肉可以整啥菜" asks more
                 fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
         return fits[0] if len(fits) == 1 else None
 
