@@ -18,6 +18,7 @@ from typing import Any
 
 from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade import _spans
+from runtime.cascade._again import asked_again_now
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
@@ -105,7 +106,7 @@ class FocusStage:
                          params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
         if turn.session is not None and focus.intent not in self._read_only:
             return None
-        which = None if waits else self._which(text, focus)
+        which = None if waits else (self._which(text, focus) or asked_again_now(turn, self._registry, CONFIDENCE))
         if which is not None:
             return which
         said = self._said_again(turn, focus)
