@@ -66,6 +66,7 @@ class _Candidate:
     params: Mapping[str, Any]
     spans: tuple[Span, ...]
     detail: str
+    picked: bool = False  # a thing picked from what was shown, for an operation on it
 
 
 class FocusStage:
@@ -101,7 +102,9 @@ class FocusStage:
             declared = self._declared(turn, before, earlier[1]) if earlier is not None else None
             if declared is not None:
                 break
-        if declared is not None and (not waits or declared.intent in self._read_only):
+        instead = declared is not None and declared.picked and turn.session is not None and turn.pending is None \
+            and declared.intent != turn.session.intent  # "第二个改成6点" while asked which one to cancel
+        if declared is not None and (not waits or declared.intent in self._read_only or instead):
             return Match(self.stage, Kind.REFER, intent=declared.intent, confidence=CONFIDENCE,
                          params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
         if turn.session is not None and focus.intent not in self._read_only:
@@ -283,7 +286,7 @@ class FocusStage:
             spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
         if not self._explains(text, spans, strict=valued):
             return None
-        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
+        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})", picked=True)
 
     def _explains(self, text: str, spans: tuple[Span, ...], *, strict: bool = False) -> bool:
         """Whether ``spans`` explain the message: all of it but a little (``strict``: one character), or
