@@ -1,4 +1,6 @@
-"""The hand-off's Lua scripts (:mod:`bot.delivery.handoff` says what the states mean).
+"""Every Lua script that writes the hand-off (:mod:`bot.delivery.handoff` says what the states mean;
+it alone imports this module): the webhook's and the sweeper's, the delivery's offer of a passive
+piece, and the hand-off side of a message's admit that the mailbox composes its script with.
 
 Every time limit is checked against the Redis server's clock (``TIME``) inside the script that acts
 on it, so a process frozen between deciding and acting cannot act late. The fields of the hand-off
@@ -187,4 +189,136 @@ end
 redis.call('HSET', KEYS[1], 'state', 'released_ready')
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 return {'late', redis.call('HGET', KEYS[1], 'text')}
+"""
+
+# -- the delivery's passive offers: the hand-off and the delivery's record (``part_sent``,
+# :mod:`bot.delivery._pieces`) in one step; keys of one user only (one hash tag), so they also run
+# on Redis Cluster.
+
+# Whether a request can still take a reply offered now: the hand-off waits, and its latest request's
+# ``offer_by`` (epoch seconds, absent: no limit) has not passed on the server's clock. A waiting
+# hand-off whose requests are all past it is released here: the reply goes through the API at once,
+# in the user's order, and WeChat's next attempt is answered at once. KEYS[2]: handoff.
+_OFFERABLE = """
+local function offerable()
+  if redis.call('HGET', KEYS[2], 'state') ~= 'waiting' then return false end
+  local by = redis.call('HGET', KEYS[2], 'offer_by')
+  local t = redis.call('TIME')
+  if not by or tonumber(t[1]) + tonumber(t[2]) / 1000000 < tonumber(by) then return true end
+  redis.call('HSET', KEYS[2], 'state', 'released')
+  return false
+end
+"""
+
+# The passive piece handed to the waiting request and settled in the delivery's record; a waiting
+# request is woken through the replies channel, and the user's flags name the message as the open
+# passive reply. Nothing is recorded as sent here: the request that answers with it records that
+# (:data:`CONFIRM`). ARGV: piece, text, record ttl, msg key, bytes, at, maxlen, channel,
+# channel message; KEYS: part_sent, handoff, outcomes, parked, flags.
+_OFFERED = """
+  redis.call('HSET', KEYS[2], 'state', 'ready', 'text', ARGV[2])
+  redis.call('HSET', KEYS[1], ARGV[1], 'passive')
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  redis.call('HSET', KEYS[5], 'offered', ARGV[4])
+  redis.call('PUBLISH', ARGV[8], ARGV[9])
+"""
+
+# Offer one piece of a started delivery: skip it if settled before; 'lost' if no request can take it
+# (nothing changes but an expired hand-off's release). ARGV[10] = '1' when it is the delivery's last
+# piece: the record is done and the parked texts the delivery carried (ARGV[11..]) leave the parked
+# list in the same step. KEYS: part_sent, handoff, outcomes, parked, flags.
+OFFER_PASSIVE = _OFFERABLE + """
+local settled = redis.call('HGET', KEYS[1], ARGV[1])
+if settled and settled ~= 'sending' then return 'done' end
+if not offerable() then return 'lost' end
+""" + _OFFERED + """
+if ARGV[10] == '1' then
+  redis.call('HSET', KEYS[1], 'plan', 'done')
+  for i = 11, #ARGV do redis.call('LREM', KEYS[4], 1, ARGV[i]) end
+end
+return 'offered'
+"""
+
+# A delivery's first step when it would be one passive piece: offered (and the record done at once)
+# if a request can take it, nothing is parked, no earlier passive reply of the user is open and the
+# delivery has not started before; else nothing changes (but an expired hand-off's release) and what
+# the delivery plans from is returned. One round trip either way, and it can ride in the caller's
+# pipeline. KEYS: part_sent, handoff, outcomes, parked, flags, quota and, optionally, the marker
+# the turn's commit writes in the same pipeline (nothing happens without it: {'unsaved'});
+# ARGV as OFFER_PASSIVE's first nine. Replies: {'offered'} or {'read', state, parked, flags, quota, record}.
+OFFER_OR_READ = _OFFERABLE + """
+if KEYS[7] and redis.call('EXISTS', KEYS[7]) == 0 then return {'unsaved'} end
+local open = redis.call('HGET', KEYS[5], 'offered')
+if (not open or open == ARGV[4]) and redis.call('HEXISTS', KEYS[1], 'plan') == 0
+    and redis.call('LLEN', KEYS[4]) == 0 and offerable() then
+  redis.call('HSET', KEYS[1], 'plan', 'done')
+""" + _OFFERED + """
+  return {'offered'}
+end
+return {'read', redis.call('HGET', KEYS[2], 'state'), redis.call('LRANGE', KEYS[4], 0, -1),
+        redis.call('HGETALL', KEYS[5]), redis.call('HGETALL', KEYS[6]), redis.call('HGETALL', KEYS[1])}
+"""
+
+
+# The hand-off side of admitting a message, for a script that appends it to the mailbox in the same
+# step (:func:`bot.delivery.handoff.admit_section`). KEYS[1..4]: handoff, deadlines, outcomes, flags;
+# ARGV[1..12]: ttl, the state to open with ('waiting', or 'released': nobody waits), release
+# deadline, member, then the waiting request's token, arrival, offer_by, claim_by and write_by (''
+# when none waits), msg key, outcomes cap, at. The composing script's own keys and args follow.
+#
+# handoff_again(): nil for a new message; else (a WeChat retry) {state, attempt}. A request that
+# waits puts its own limits on the hand-off; the retry of a message whose reply an earlier attempt
+# took takes it back (that answer never reached WeChat: had it, WeChat would not have tried again),
+# if it still can: {'taken', attempt, text}.
+# handoff_open(): the new message's hand-off, on the deadline list when a request waits for it.
+ADMIT = """
+local function handoff_again()
+  if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+  local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  local state = redis.call('HGET', KEYS[1], 'state')
+  if ARGV[7] ~= '' then
+    if state == 'waiting' or state == 'ready' then
+      if tonumber(ARGV[7]) > tonumber(redis.call('HGET', KEYS[1], 'offer_by') or '0') then
+        redis.call('HSET', KEYS[1], 'offer_by', ARGV[7], 'claim_by', ARGV[8])
+      end
+    elseif (state == 'taken' or state == 'delivered')
+        and tonumber(ARGV[6]) > tonumber(redis.call('HGET', KEYS[1], 'taker_arrived') or '0') + 1 then
+      local t = redis.call('TIME')
+      if tonumber(t[1]) + tonumber(t[2]) / 1000000 < tonumber(ARGV[8]) then
+        if state == 'delivered' then
+          redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[11], '*', 'msg', ARGV[10], 'channel', 'passive',
+                     'status', 'retried', 'code', '0', 'bytes', '0', 'at', ARGV[12])
+          if not redis.call('HGET', KEYS[4], 'offered') then redis.call('HSET', KEYS[4], 'offered', ARGV[10]) end
+        end
+        redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[5], 'taker_arrived', ARGV[6],
+                   'write_by', ARGV[9])
+        return {'taken', n, redis.call('HGET', KEYS[1], 'text')}
+      end
+    end
+  end
+  return {state, n}
+end
+local function handoff_open()
+  redis.call('HSET', KEYS[1], 'state', ARGV[2], 'attempts', 1)
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'offer_by', ARGV[7], 'claim_by', ARGV[8]) end
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  if ARGV[2] == 'waiting' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
+end
+"""
+
+# The hand-off side of :meth:`bot.queue.Mailbox.accept`, whose script keeps to one user's keys (one
+# hash tag): KEYS[1] handoff; ARGV[1..2]: ttl, the state to open with (the deadline list is written
+# after it, :meth:`bot.delivery.handoff.Handoff.queue_due`). The composing script's own keys and
+# args follow. handoff_accepted(): {state, attempt} of a WeChat retry, or nil once a new message's
+# hand-off is opened.
+ACCEPT = """
+local function handoff_accepted()
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+    return {redis.call('HGET', KEYS[1], 'state'), n}
+  end
+  redis.call('HSET', KEYS[1], 'state', ARGV[2], 'attempts', 1)
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  return nil
+end
 """

@@ -10,14 +10,12 @@ from redis.exceptions import NoScriptError
 
 from bot.delivery import _scripts as lua
 from bot.delivery._fence import Fence
-from bot.delivery._record import DONE, PLAN, DeliveryRecord, plan_json
+from bot.delivery._pieces import DONE, PLAN, SENT_TTL_S, DeliveryRecord, plan_json
 from bot.delivery._replicas import NotReplicated, Replication
 from bot.delivery.handoff import OFFERED, OUTCOMES_MAXLEN
 from bot.delivery.policy import MESSAGE_QUOTA, Allowance, QuotaState
 from bot.redis_client import RedisClient, run_script
 from runtime import keys
-
-SENT_TTL_S = 7 * 86400
 
 
 @dataclass(frozen=True)
@@ -100,50 +98,6 @@ class DeliveryStore:
         plan = run_script(self._redis, lua.BEGIN, [keys.part_sent(user, message_key)],
                           [plan_json(pieces, carried), SENT_TTL_S])
         return DeliveryRecord.from_plan(_b(plan), states)
-
-    def offer_passive(self, user: str, message_key: str, piece_id: str, text: str, *, last: bool = False,
-                      carried: tuple[str, ...] = ()) -> str:
-        """``done`` (settled before), ``offered`` (handed to the waiting request and settled; with
-        ``last`` the delivery is done and its ``carried`` parked texts are dropped) or ``lost``
-        (no request can take it any more: nothing changed)."""
-        status = run_script(
-            self._redis, lua.OFFER_PASSIVE,
-            [keys.part_sent(user, message_key), keys.handoff(user, message_key), keys.outcomes(user),
-             keys.parked(user), keys.user_flags(user)],
-            [*self._offer_args(user, message_key, piece_id, text), "1" if last else "0", *carried],
-        )
-        return _b(status)
-
-    def queue_offer_or_read(self, pipe: Any, user: str, message_key: str, piece_id: str, text: str,
-                            saved_by: str | None = None) -> None:
-        """Queue on ``pipe`` the offer of ``text`` as the whole delivery if a webhook waits, nothing is
-        parked and the delivery has not started; else the reads of :meth:`snapshot`. ``saved_by``: a
-        key that must exist (the turn's marker, written earlier in the same pipeline only if the turn
-        was stored), else nothing happens. :meth:`offered_or_read` interprets the reply."""
-        guard = (saved_by,) if saved_by is not None else ()
-        pipe.evalsha(
-            lua.OFFER_OR_READ_SHA, 6 + len(guard), keys.part_sent(user, message_key), keys.handoff(user, message_key),
-            keys.outcomes(user), keys.parked(user), keys.user_flags(user), keys.quota(user), *guard,
-            *self._offer_args(user, message_key, piece_id, text),
-        )
-
-    def offered_or_read(self, reply: Any) -> str | UserSnapshot | None:
-        """``offered``, the snapshot when it was not offered, or None when the script was unknown to
-        the server (nothing ran: read the snapshot anew)."""
-        if isinstance(reply, NoScriptError):
-            client: Any = self._redis
-            client.script_load(lua.OFFER_OR_READ)  # e.g. Redis restarted; the next turn finds it
-            return None
-        if isinstance(reply, Exception):
-            raise reply
-        if _b(reply[0]) == "unsaved":
-            return None
-        if _b(reply[0]) != "read":
-            return _b(reply[0])
-        state, parked, flags, quota, record = reply[1:]
-        return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked], _flags(_pairs(flags)),
-                            _quota(_pairs(quota)), DeliveryRecord.from_fields(_pairs(record)),
-                            _f(_pairs(flags), OFFERED) or "")
 
     def claim(self, user: str, message_key: str, piece_id: str, fence: Fence | None = None,
               channel: str = "") -> str:
@@ -260,10 +214,6 @@ class DeliveryStore:
                                           "bytes": size, "at": _now()},
                     maxlen=OUTCOMES_MAXLEN, approximate=True)
 
-    def _offer_args(self, user: str, message_key: str, piece_id: str, text: str) -> list[Any]:
-        return [piece_id, text, SENT_TTL_S, message_key, len(text.encode()), _now(), OUTCOMES_MAXLEN,
-                keys.replies_channel(), f"{user}|{message_key}"]
-
 
 def parse_snapshot(replies: list[Any]) -> UserSnapshot:
     """The snapshot from the five replies :meth:`DeliveryStore.queue_snapshot` queued (an error reply
@@ -274,6 +224,15 @@ def parse_snapshot(replies: list[Any]) -> UserSnapshot:
     state, parked, flags, quota, record = replies
     return UserSnapshot(_b(state) if state is not None else "", [_b(v) for v in parked],
                         _flags(flags), _quota(quota), DeliveryRecord.from_fields(record), _f(flags, OFFERED) or "")
+
+
+def parse_offer_reads(reads: list[Any]) -> UserSnapshot:
+    """The snapshot the hand-off's offer read instead of offering (state, parked, flags, quota and
+    record: :meth:`bot.delivery.handoff.Handoff.read_offer`)."""
+    state, parked, flags, quota, record = reads
+    return UserSnapshot(_b(state) if state else "", [_b(v) for v in parked], _flags(_pairs(flags)),
+                        _quota(_pairs(quota)), DeliveryRecord.from_fields(_pairs(record)),
+                        _f(_pairs(flags), OFFERED) or "")
 
 
 def _now() -> str:

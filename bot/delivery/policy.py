@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.delivery._split import CUSTOM_LIMIT_BYTES, PASSIVE_LIMIT_BYTES, pack
+from bot.delivery._pieces import pieces_for
 
 MESSAGE_WINDOW_S = 48 * 3600
 MESSAGE_QUOTA = 5
@@ -85,15 +85,6 @@ class DeliveryPlan:
 
     def channels(self) -> list[Channel]:
         return [s.channel for s in self.steps]
-
-
-def pieces_for(carried: tuple[str, ...] | list[str], texts: tuple[str, ...] | list[str]) -> list[str]:
-    """The messages a delivery sends, in order: the parked texts it carries, then its own, packed.
-
-    The pieces are fixed once a delivery starts (it stores them); only their channels are chosen
-    as it goes, so a re-run sends exactly what the first attempt would have sent.
-    """
-    return pack([t for t in (*carried, *texts) if t.strip()], min(PASSIVE_LIMIT_BYTES, CUSTOM_LIMIT_BYTES))
 
 
 def decide(facts: DeliveryFacts) -> DeliveryPlan:

@@ -1,6 +1,6 @@
 """The delivery service: one place every outgoing message goes through (replies and pushes).
 
-A delivery fixes its pieces when it starts (:mod:`bot.delivery._record`): the parked texts it
+A delivery fixes its pieces when it starts (:mod:`bot.delivery._pieces`): the parked texts it
 carries and its own texts, packed. Each piece then settles in one atomic step — sent, parked,
 dropped or refused, and recorded — and the carried parked texts leave the parked list in the step
 that settles the delivery's last piece. A re-run of the same message (or push) key goes on with the
@@ -26,9 +26,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.delivery._fence import Fence, LeaseLost
-from bot.delivery._record import DeliveryRecord, piece_ids, settled
+from bot.delivery._outcome import Outcome, Started, channel_of
+from bot.delivery._pieces import DeliveryRecord, piece_ids, pieces_for, settled
 from bot.delivery._replicas import Replication
-from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot, parse_snapshot
+from bot.delivery._store import DeliveryStore, Settlement, UserSnapshot
 from bot.delivery._uncertain import outcome_unknown
 from bot.delivery.handoff import Handoff
 from bot.delivery.policy import (
@@ -37,27 +38,15 @@ from bot.delivery.policy import (
     Step,
     after_api_block,
     assign,
-    pieces_for,
     uncertain_resends,
 )
+from bot.delivery.turn import PendingStart, TurnDelivery, queue_start
 from bot.redis_client import RedisClient
 from bot.wechat.api import WeChatAPI
 from bot.wechat.errors import OutsideWindow, QuotaExceeded, UserRefused, WeChatAPIError
 
 log = logging.getLogger(__name__)
 OPEN_WAIT_S = 8.0  # longest a delivery waits for the passive reply before it (its limits are ≤ 5 s + grace)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What happened to one piece of text (one attempt, for ``uncertain``). ``status``: sent, offered
-    (a passive piece handed to the waiting request), parked, dropped, refused, blocked, uncertain,
-    resent_uncertain or duplicate."""
-
-    channel: Channel
-    status: str
-    text: str
-    code: int = 0
 
 
 @dataclass(frozen=True)
@@ -102,6 +91,11 @@ class DeliveryService:
         """The WeChat API this service sends through (the worker also uses it for typing)."""
         return self._api
 
+    def for_turn(self, user: str, message_key: str) -> TurnDelivery:
+        """The delivery of the replies to ``message_key``, as the worker's turn drives it: the one
+        entry the turn calls (:mod:`bot.delivery.turn`)."""
+        return TurnDelivery(self.store, self.handoff, self._api, self.deliver, user, message_key)
+
     def queue_start(self, pipe: Any, user: str, message_key: str, texts: list[str],
                     saved_by: str | None = None) -> PendingStart:
         """Queue the start of :meth:`deliver` on ``pipe`` (the caller's pipeline, executed next): the
@@ -110,17 +104,11 @@ class DeliveryService:
         replies from ``start.index`` on) to :meth:`deliver` as ``started``. ``saved_by``: the offer
         happens only if this key exists then (the turn's marker, written earlier on ``pipe`` only
         once the turn is stored); else ``start.read`` finds nothing started."""
-        index = len(pipe)
-        pieces = pieces_for((), texts)
-        if len(pieces) == 1:  # passive, whenever a webhook waits and nothing is parked
-            self.store.queue_offer_or_read(pipe, user, message_key, piece_ids(pieces)[0], pieces[0], saved_by)
-            return PendingStart(self.store, index, pieces[0])
-        self.store.queue_snapshot(pipe, user, message_key)
-        return PendingStart(self.store, index, None)
+        return queue_start(self.store, self.handoff, pipe, user, message_key, texts, saved_by)
 
     def deliver(self, user: str, message_key: str, texts: list[str], *, passive: bool | None = None,
                 snapshot: UserSnapshot | None = None, started: Started | None = None,
-                fence: Fence | None = None, carry_parked: bool = True) -> list[Outcome]:
+                fence: Fence | None = None, carry_parked: bool = True, record_on: Any = None) -> list[Outcome]:
         """Deliver ``texts`` produced for ``message_key`` (a push uses its own key).
 
         ``passive`` defaults to "a webhook is still waiting for this message". ``snapshot``: the
@@ -130,7 +118,9 @@ class DeliveryService:
         (:class:`LeaseLost` is raised; the new holder re-runs the message). ``carry_parked``: the
         delivery runs under the user's lease, in the user's order: the passive reply still open
         before it is settled first, and the user's parked texts go first (pushes and late replies
-        pass False).
+        pass False). ``record_on``: a pipeline the caller executes next, where a delivery that keeps a
+        transcript queues its records (:class:`bot.delivery.transcribed.TranscribedDelivery`; this
+        one keeps none).
         """
         if started is not None and started.outcome is not None:
             return [started.outcome]
@@ -139,7 +129,7 @@ class DeliveryService:
         snap = snapshot if snapshot is not None else self.store.snapshot(user, message_key)  # one round trip
         record = snap.record
         if record.done:
-            return [Outcome(_channel(c), "duplicate", "") for c in record.settled_channels()]
+            return [Outcome(channel_of(c), "duplicate", "") for c in record.settled_channels()]
         if carry_parked and snap.open_passive and snap.open_passive != message_key:
             self._settle_open(user, snap.open_passive, fence)  # the reply before this one goes first
             snap = self.store.snapshot(user, message_key)
@@ -162,7 +152,7 @@ class DeliveryService:
     def _run(self, user: str, message_key: str, record: DeliveryRecord, facts: DeliveryFacts,
              fence: Fence | None) -> list[Outcome]:
         assert record.pieces is not None
-        outcomes = [Outcome(_channel(record.states.get(pid, "")), "duplicate", text)
+        outcomes = [Outcome(channel_of(record.states.get(pid, "")), "duplicate", text)
                     for pid, text in zip(piece_ids(record.pieces), record.pieces, strict=True)
                     if settled(record.states.get(pid))]
         pending = record.pending()
@@ -173,8 +163,8 @@ class DeliveryService:
             piece = _Piece(pending[i][0], steps[i], i == len(pending) - 1, record.carried)
             channel = piece.step.channel
             if channel is Channel.PASSIVE:  # offered, settled and recorded in one atomic step
-                status = self.store.offer_passive(user, message_key, piece.pid, piece.step.text, last=piece.last,
-                                                  carried=piece.carried if piece.last else ())
+                status = self.handoff.offer_passive(user, message_key, piece.pid, piece.step.text, last=piece.last,
+                                                    carried=piece.carried if piece.last else ())
                 if status == "lost":  # nobody waits any more: the rest goes through the API
                     facts = replace(facts, passive=False)
                     steps[i:] = assign(facts, [text for _, text in pending[i:]]).steps
@@ -211,8 +201,7 @@ class DeliveryService:
             state, value = self.handoff.take_over(user, message_key)
             if state == "late":
                 log.info("passive reply of %s not taken in time; sent through the API in order", message_key)
-                self.deliver(user, f"{message_key}:late", [value], passive=False, carry_parked=False, fence=fence)
-                self.handoff.sent_late(user, message_key)
+                self.deliver_late(user, message_key, value, fence=fence)
                 return
             left = give_up - time.monotonic()
             if state != "wait":
@@ -224,6 +213,13 @@ class DeliveryService:
                 fence.ensure()
             time.sleep(min(pause, float(value), left))
             pause = min(pause * 2, 0.05)
+
+    def deliver_late(self, user: str, message_key: str, text: str, *, fence: Fence | None = None) -> None:
+        """Send the passive reply ``text`` of ``message_key`` that nobody answered with through the API
+        (deduped by its own key: a re-run sends nothing twice unrecorded), then settle its hand-off:
+        nobody hands it out again."""
+        self.deliver(user, f"{message_key}:late", [text], passive=False, carry_parked=False, fence=fence)
+        self.handoff.sent_late(user, message_key)
 
     def _api_step(self, user: str, message_key: str, piece: _Piece, fence: Fence | None) -> tuple[list[Outcome], str]:
         """Send one piece through the API; its outcomes and how it ended: ``settled``, ``blocked`` (not
@@ -287,39 +283,3 @@ class DeliveryService:
         self.store.settle(user, message_key, piece.pid, piece.settles(piece.step.channel, status, exc.code,
                                                                        park=piece.step.text))
         return Outcome(Channel.PARK, "parked", piece.step.text, exc.code)
-
-
-def _channel(value: str) -> Channel:
-    try:
-        return Channel(value)
-    except ValueError:  # a record written before channels were kept
-        return Channel.PASSIVE
-
-
-@dataclass(frozen=True)
-class Started:
-    """The start of a delivery done in the caller's round trip: a passive piece settled there
-    (``outcome``), or the snapshot to plan from (None when it has to be read again)."""
-
-    outcome: Outcome | None = None
-    snapshot: UserSnapshot | None = None
-
-
-@dataclass(frozen=True)
-class PendingStart:
-    """What :meth:`DeliveryService.queue_start` queued: replies from ``index`` on are its own."""
-
-    store: DeliveryStore
-    index: int
-    offered: str | None  # the piece it tries to offer, or None: snapshot reads only
-
-    def read(self, replies: list[Any]) -> Started:
-        """Interpret the replies of the queued commands (an error reply is raised)."""
-        if self.offered is None:
-            return Started(snapshot=parse_snapshot(replies[:5]))
-        found = self.store.offered_or_read(replies[0])
-        if found is None:  # nothing ran: deliver reads the snapshot itself
-            return Started()
-        if isinstance(found, str):
-            return Started(outcome=Outcome(Channel.PASSIVE, "offered", self.offered))
-        return Started(snapshot=found)

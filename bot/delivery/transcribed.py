@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.delivery import DeliveryService, Fence, Outcome
+from bot.delivery._fence import Fence
+from bot.delivery._outcome import Outcome, Started
 from bot.delivery._store import UserSnapshot
-from bot.delivery.service import Started
+from bot.delivery.service import DeliveryService
 
 log = logging.getLogger("bot._delivery_transcript")  # its name before the move: operators filter on it
 

@@ -15,7 +15,15 @@ from typing import Any, NamedTuple, Protocol
 from redis.exceptions import NoScriptError
 from rq import Queue
 
-from bot.delivery.handoff import HANDOFF_TTL_S, OUTCOMES_MAXLEN, Attempt, Opened
+from bot.delivery.handoff import (
+    ACCEPT_LUA,
+    ADMIT_LUA,
+    Attempt,
+    Handoff,
+    Opened,
+    accept_section,
+    admit_section,
+)
 from bot.queue._drain import DEFAULT_MAX_DRAINERS, DrainSchedule, new_token
 from bot.redis_client import Call, RedisClient, run_script, script_sha, text
 from runtime import keys
@@ -27,23 +35,6 @@ DRAINER_JOB = "bot.worker.drain_ready"
 RELEASED_JOB = "bot.worker.deliver_released"
 PUSH_JOB = "bot.worker.deliver_push"  # queued by the scheduler (older jobs: bot._scheduler_sinks.deliver_push)
 
-_ACCEPT = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  return {redis.call('HGET', KEYS[1], 'state'), n}
-end
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-redis.call('RPUSH', KEYS[2], ARGV[2])
-return {ARGV[3], 1}
-"""
-_RATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
-local n = redis.call('INCR', KEYS[2])
-if n == 1 then redis.call('EXPIRE', KEYS[2], 120) end
-if n <= tonumber(ARGV[1]) then return 1 end
-return 0
-"""
 _RELEASE_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -52,62 +43,44 @@ _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
-# One round trip per new message: rate limit, hand-off, mailbox append, recovery indexes, the
+# One round trip per new message: the hand-off (its side is :data:`bot.delivery.handoff.ADMIT_LUA`,
+# with its keys and args first), then the rate limit, the mailbox append, the recovery indexes, the
 # drain-pending claim and (with a drain schedule, cap > 0) the ready-list push and drainer check.
 # ``wx:mailboxes`` is indexed here (not after) so that a webhook dying right after this script
-# still leaves the message visible to the sweeper. A request that waits for the reply (ARGV[14..18]:
-# its token, arrival, offer_by, claim_by, write_by; '' otherwise; ARGV[19..20]: message key, outcomes
-# cap) puts its own limits on the
-# hand-off; WeChat's retry of a message whose reply an earlier attempt took takes it back (that
-# answer never reached WeChat: had it, WeChat would not have tried again), if it still can.
-_ADMIT = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  local n = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  local state = redis.call('HGET', KEYS[1], 'state')
-  if ARGV[16] ~= '' then
-    if state == 'waiting' or state == 'ready' then
-      if tonumber(ARGV[16]) > tonumber(redis.call('HGET', KEYS[1], 'offer_by') or '0') then
-        redis.call('HSET', KEYS[1], 'offer_by', ARGV[16], 'claim_by', ARGV[17])
-      end
-    elseif (state == 'taken' or state == 'delivered')
-        and tonumber(ARGV[15]) > tonumber(redis.call('HGET', KEYS[1], 'taker_arrived') or '0') + 1 then
-      local t = redis.call('TIME')
-      if tonumber(t[1]) + tonumber(t[2]) / 1000000 < tonumber(ARGV[17]) then
-        if state == 'delivered' then
-          redis.call('XADD', KEYS[9], 'MAXLEN', '~', ARGV[20], '*', 'msg', ARGV[19], 'channel', 'passive',
-                     'status', 'retried', 'code', '0', 'bytes', '0', 'at', ARGV[6])
-          if not redis.call('HGET', KEYS[10], 'offered') then redis.call('HSET', KEYS[10], 'offered', ARGV[19]) end
-        end
-        redis.call('HSET', KEYS[1], 'state', 'taken', 'taker', ARGV[14], 'taker_arrived', ARGV[15],
-                   'write_by', ARGV[18])
-        return {1, 'taken', n, 0, 0, redis.call('HGET', KEYS[1], 'text')}
-      end
-    end
-  end
-  return {1, state, n, 0, 0}
-end
-local limit = tonumber(ARGV[4])
+# still leaves the message visible to the sweeper. Own KEYS (after the hand-off's four): mailbox,
+# rate, drain pending, active mailboxes, ready, drainers; own ARGV (after its twelve): entry, limit,
+# pending ttl, now, user, now ms, drainer ttl ms, max drainers, drainer token.
+_ADMIT = ADMIT_LUA + """
+local again = handoff_again()
+if again then return {1, again[1], again[2], 0, 0, again[3]} end
+local limit = tonumber(ARGV[14])
 if limit > 0 then
-  local count = redis.call('INCR', KEYS[3])
-  if count == 1 then redis.call('EXPIRE', KEYS[3], 120) end
+  local count = redis.call('INCR', KEYS[6])
+  if count == 1 then redis.call('EXPIRE', KEYS[6], 120) end
   if count > limit then return {0, '', 0, 0, 0} end
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'attempts', 1)
-if ARGV[16] ~= '' then redis.call('HSET', KEYS[1], 'offer_by', ARGV[16], 'claim_by', ARGV[17]) end
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
-if ARGV[3] == 'waiting' then redis.call('ZADD', KEYS[6], ARGV[7], ARGV[9]) end
-if not redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5]) then return {1, ARGV[3], 1, 0, 0} end
-local cap = tonumber(ARGV[12])
-if cap <= 0 then return {1, ARGV[3], 1, 1, 0} end
-redis.call('RPUSH', KEYS[7], ARGV[8])
-redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', ARGV[10])
-if redis.call('ZCARD', KEYS[8]) < cap then
-  redis.call('ZADD', KEYS[8], tonumber(ARGV[10]) + tonumber(ARGV[11]), ARGV[13])
-  return {1, ARGV[3], 1, 1, 2}
+handoff_open()
+redis.call('RPUSH', KEYS[5], ARGV[13])
+redis.call('ZADD', KEYS[8], ARGV[16], ARGV[17])
+if not redis.call('SET', KEYS[7], '1', 'NX', 'EX', ARGV[15]) then return {1, ARGV[2], 1, 0, 0} end
+local cap = tonumber(ARGV[20])
+if cap <= 0 then return {1, ARGV[2], 1, 1, 0} end
+redis.call('RPUSH', KEYS[9], ARGV[17])
+redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', ARGV[18])
+if redis.call('ZCARD', KEYS[10]) < cap then
+  redis.call('ZADD', KEYS[10], tonumber(ARGV[18]) + tonumber(ARGV[19]), ARGV[21])
+  return {1, ARGV[2], 1, 1, 2}
 end
-return {1, ARGV[3], 1, 1, 1}
+return {1, ARGV[2], 1, 1, 1}
+"""
+# The hand-off (its side is :data:`bot.delivery.handoff.ACCEPT_LUA`) and the mailbox append, keys of
+# one user only (:meth:`Mailbox.accept`). Own KEYS (after the hand-off's one): mailbox; own ARGV
+# (after its two): entry.
+_ACCEPT = ACCEPT_LUA + """
+local again = handoff_accepted()
+if again then return again end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+return {ARGV[2], 1}
 """
 # Take the user's lease and read the head in one round trip (the pending flag is cleared first, so
 # a message appended from now on puts the user on the ready list again). An empty mailbox releases.
@@ -160,7 +133,7 @@ class Admitted(NamedTuple):
     drainer: str | None = None
 
 
-_ADMIT_SHARED_KEYS = (keys.active_mailboxes(), keys.handoff_deadlines(), keys.ready_users(), keys.drainers())
+_ADMIT_SHARED_KEYS = (keys.active_mailboxes(), keys.ready_users(), keys.drainers())
 
 
 def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
@@ -169,15 +142,13 @@ def admit_call(user: str, message_key: str, entry: str, *, limit: int, deadline:
     """The script call of :meth:`Mailbox.admit` and the drainer token it may hand out (no I/O).
     ``attempt``: the waiting request's limits (without, a reply offered is never too late for it)."""
     token = new_token() if schedule is not None else ""
-    times = ([attempt.token, f"{attempt.arrived:.6f}", f"{attempt.offer_by:.6f}", f"{attempt.claim_by:.6f}",
-              f"{attempt.write_by:.6f}"] if attempt is not None and waits else ["", "", "", "", ""])
+    handoff_keys, handoff_args = admit_section(user, message_key, waits=waits, deadline=deadline, at=now,
+                                               attempt=attempt)
     call = Call(_ADMIT,
-                [keys.handoff(user, message_key), keys.mailbox(user), keys.rate(user, int(now // 60)),
-                 keys.drain_pending(user), *_ADMIT_SHARED_KEYS, keys.outcomes(user), keys.user_flags(user)],
-                [HANDOFF_TTL_S, entry, "waiting" if waits else "released", max(0, limit), PENDING_TTL_S,
-                 repr(now), repr(deadline), user, f"{user}|{message_key}", int(time.time() * 1000),
-                 schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token,
-                 *times, message_key, OUTCOMES_MAXLEN])
+                [*handoff_keys, keys.mailbox(user), keys.rate(user, int(now // 60)), keys.drain_pending(user),
+                 *_ADMIT_SHARED_KEYS],
+                [*handoff_args, entry, max(0, limit), PENDING_TTL_S, repr(now), user, int(time.time() * 1000),
+                 schedule.ttl_ms if schedule else 0, schedule.max_drainers if schedule else 0, token])
     return call, token
 
 
@@ -201,33 +172,24 @@ class Mailbox:
 
         ``waits=False`` (events nobody answers) opens the hand-off already ``released``.
         """
-        state, attempt = run_script(
-            self.redis, _ACCEPT, [keys.handoff(user, message_key), keys.mailbox(user)],
-            [HANDOFF_TTL_S, entry, "waiting" if waits else "released"],
-        )
+        handoff_keys, handoff_args = accept_section(user, message_key, waits=waits)
+        state, attempt = run_script(self.redis, _ACCEPT, [*handoff_keys, keys.mailbox(user)], [*handoff_args, entry])
         opened = Opened(text(state), int(attempt))
         if opened.first:
             pipe = self.redis.pipeline()
             if waits:
-                pipe.zadd(keys.handoff_deadlines(), {f"{user}|{message_key}": deadline})
+                Handoff(self.redis).queue_due(pipe, user, message_key, deadline)
             pipe.zadd(keys.active_mailboxes(), {user: now})
             pipe.execute()
         return opened
 
     def admit(self, user: str, message_key: str, entry: str, *, limit: int, deadline: float, now: float,
               waits: bool = True, schedule: DrainSchedule | None = None, attempt: Attempt | None = None) -> Admitted:
-        """:meth:`allow` + :meth:`accept` + the drain-pending claim in one atomic round trip; with a
+        """The rate limit + :meth:`accept` + the drain-pending claim in one atomic round trip; with a
         ``schedule`` also the ready-list push and the drainer check of :meth:`DrainSchedule.push`."""
         call, token = admit_call(user, message_key, entry, limit=limit, deadline=deadline, now=now,
                                  waits=waits, schedule=schedule, attempt=attempt)
         return admitted(run_script(self.redis, *call), token)
-
-    def allow(self, user: str, message_key: str, *, limit: int, now: float) -> bool:
-        """Per-user rate limit on new messages (a WeChat retry of an accepted one always passes)."""
-        if limit <= 0:
-            return True
-        return bool(run_script(self.redis, _RATE, [keys.handoff(user, message_key),
-                                                   keys.rate(user, int(now // 60))], [limit]))
 
     def claim(self, user: str, token: str, ttl_ms: int) -> str | None:
         """Clear the pending flag, take the lease and return the head; None: leased elsewhere or empty."""

@@ -7,7 +7,7 @@ replicas and WeChat retries, a drain job is dispatched, and the request waits up
 API). A retry of the same message keeps waiting for the same reply; when the last attempt times out
 the request answers ``success`` and the worker delivers through the API.
 
-Every limit of a waiting request counts from when it reached the host (:mod:`bot.webhook._arrival`),
+Every limit of a waiting request counts from when it reached the host (:func:`bot.webhook._raw.arrived`),
 not from when its handler ran: a process that was frozen never answers with a reply after WeChat
 gave up on the request (:mod:`bot.delivery.handoff`). The answer is confirmed once written — recorded
 ``passive|sent`` when it was written in time, else given back for WeChat's next attempt or the API.
@@ -34,7 +34,6 @@ from bot.queue import Admitted, Dispatcher, RQDispatcher, admit_call, admitted, 
 from bot.queue.sweeper import sweep_once
 from bot.redis_client import RedisClient
 from bot.webhook._aio import ScriptRunner, ThreadedScripts
-from bot.webhook._arrival import arrived
 from bot.webhook._raw import (
     TEXT,
     XML,
@@ -45,13 +44,13 @@ from bot.webhook._raw import (
     Reply,
     Scope,
     Send,
+    arrived,
     query_of,
     read_body,
 )
 from bot.wechat.crypto import BadSignature, WebhookSecrets, check_signature, open_body, text_reply
-from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message
+from bot.wechat.inbound import MalformedMessage, WeChatMessage, parse_message, waits_for_reply
 from bot.wechat.texts import RATE_LIMITED
-from bot.wechat.triage import waits_for_reply
 
 log = logging.getLogger("bot.webhook")  # its name before the move: operators filter on it
 SUCCESS: Reply = (200, b"success", TEXT)

@@ -9,14 +9,11 @@ import threading
 import time
 from typing import Any
 
-from bot.delivery import Fence
-from bot.delivery.service import Started
-from bot.delivery.transcribed import TranscribedDelivery
+from bot.delivery import Fence, TurnDelivery
 from bot.redis_client import text
 from bot.wechat.errors import WeChatAPIError
-from bot.wechat.inbound import Kind, WeChatMessage
+from bot.wechat.inbound import Kind, Triage, WeChatMessage, triage
 from bot.wechat.texts import TURN_FAILED
-from bot.wechat.triage import Triage, triage
 from bot.worker._context import Recorder, WorkerDeps
 from runtime import keys
 from runtime.store import ContextConflict, PendingSave, RedisContextStore
@@ -29,13 +26,15 @@ class EntryRead:
     """The first round trip of an entry: its stored outcome, the windows the user's message opens
     (harmless to repeat on a re-run: it is what a crash between the two used to do anyway) and the
     turn's context read (the lease keeps it current). It can ride in an earlier round trip of the
-    drainer's (:meth:`queue`, then :meth:`take`), or run on its own (:meth:`run`)."""
+    drainer's (:meth:`queue`, then :meth:`take`), or run on its own (:meth:`run`). ``delivery``: the
+    delivery of the entry's replies, the turn's one handle on delivery."""
 
     def __init__(self, rt: WorkerDeps, entry: str) -> None:
         self.entry = entry
         self.msg = WeChatMessage.from_json(entry)
         self.decision = triage(self.msg)
         self.store = rt.turns.store if self.decision.inbound is not None else None
+        self.delivery = rt.delivery.for_turn(self.msg.user, self.msg.message_key)
         self._rt = rt
         self.replies: list[Any] | None = None  # the queued commands' replies, once they ran
 
@@ -43,11 +42,8 @@ class EntryRead:
         """Queue the reads (and window writes) on ``pipe``; returns how many commands."""
         msg, before = self.msg, len(pipe)
         pipe.get(keys.turn_done(msg.user, msg.message_key))
-        at = float(msg.create_time or time.time())
-        if self.decision.user_message:
-            self._rt.delivery.store.on_user_message(msg.user, at, pipeline=pipe)
-        if self.decision.interaction:
-            self._rt.delivery.store.on_interaction(msg.user, at, pipeline=pipe)
+        self.delivery.queue_opened(pipe, float(msg.create_time or time.time()), wrote=self.decision.user_message,
+                                   interacted=self.decision.interaction)
         if self.store is not None:
             self.store.queue_load(pipe, msg.user)
         return len(pipe) - before
@@ -79,11 +75,11 @@ def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: En
         read = EntryRead(rt, entry)
         read.run()
     assert read.replies is not None
-    msg, decision, store, results = read.msg, read.decision, read.store, read.replies
+    msg, decision, store, results, delivery = read.msg, read.decision, read.store, read.replies, read.delivery
     key = msg.message_key
     done_key = keys.turn_done(msg.user, key)
     done = results[0]
-    started: Started | None = None
+    committed = None  # the commit's replies (the delivery's start rode on it)
     if done is not None:
         replies: list[str] = json.loads(text(done))
     else:
@@ -91,31 +87,25 @@ def process_entry(rt: WorkerDeps, entry: str, *, record_on: Any = None, read: En
         held = None
         if record_on is not None and isinstance(store, RedisContextStore):
             with store.deferring() as deferral:  # the turn's save rides on the commit's round trip
-                replies, record = _turn(rt, msg, decision, loaded)
+                replies, record = _turn(rt, delivery, msg, decision, loaded)
             held = deferral.pending
         else:
-            replies, record = _turn(rt, msg, decision, loaded)
+            replies, record = _turn(rt, delivery, msg, decision, loaded)
         if held is not None and isinstance(store, RedisContextStore):
             try:
-                started = _commit_saving(rt, msg, done_key, replies, record, store, held, record_on)
+                committed = _commit_saving(rt, delivery, done_key, replies, record, store, held, record_on)
             except ContextConflict as exc:  # another writer (a push's focus) got there first: run it again
                 log.info("turn of %s met a newer context (%s); running it again", key, exc)
-                replies, record = _turn(rt, msg, decision)
-                started = _commit(rt, msg, done_key, replies, record)
+                replies, record = _turn(rt, delivery, msg, decision)
+                committed = _commit(rt, delivery, done_key, replies, record)
         else:
-            started = _commit(rt, msg, done_key, replies, record)
-    if replies:
-        if record_on is not None and isinstance(rt.delivery, TranscribedDelivery):
-            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence, record_on=record_on)
-        else:
-            rt.delivery.deliver(msg.user, key, replies, started=started, fence=fence)
-    else:
-        rt.delivery.handoff.release(msg.user, key)  # nothing to say: let a waiting webhook answer now
+            committed = _commit(rt, delivery, done_key, replies, record)
+    delivery.complete(replies, committed, fence=fence, record_on=record_on)  # none: a waiting webhook answers now
     return replies
 
 
-def _commit(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str],
-            record: Recorder | None) -> Started | None:
+def _commit(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replies: list[str],
+            record: Recorder | None) -> list[Any]:
     """One round trip after the turn committed: the done marker, the turn's transcript record and,
     when there are replies, the start of their delivery (after the marker is written): the passive
     piece handed to the waiting webhook, or the delivery's snapshot of the user."""
@@ -127,18 +117,17 @@ def _commit(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str
         except Exception as exc:  # observability must not break the conversation
             log.warning("transcript turn record failed: %s", type(exc).__name__)
     recorded = len(pipe)
-    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies) if replies else None
+    delivery.queue_start(pipe, replies)
     results = pipe.execute(raise_on_error=False)
     if isinstance(results[0], Exception):
         raise results[0]
     if any(isinstance(r, Exception) for r in results[1:recorded]):
-        log.warning("transcript turn record failed for %s", msg.message_key)
-    return start.read(results[start.index:]) if start is not None else None
+        log.warning("transcript turn record failed for %s", delivery.message_key)
+    return results
 
 
-def _commit_saving(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: list[str],
-                   record: Recorder | None, store: RedisContextStore, held: PendingSave,
-                   record_on: Any) -> Started | None:
+def _commit_saving(rt: WorkerDeps, delivery: TurnDelivery, done_key: str, replies: list[str],
+                   record: Recorder | None, store: RedisContextStore, held: PendingSave, record_on: Any) -> list[Any]:
     """:func:`_commit` with the turn's context save in the same round trip: the save (compare-and-set)
     and the done marker are one step, and the start of the delivery happens only if the marker is
     there. On a lost compare-and-set nothing of the turn is written (:class:`ContextConflict`). The
@@ -146,7 +135,7 @@ def _commit_saving(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: l
     is recorded)."""
     pipe = rt.redis.pipeline(transaction=False)
     store.queue_save(pipe, held, then_set=(done_key, json.dumps(replies, ensure_ascii=False), DONE_TTL_S))
-    start = rt.delivery.queue_start(pipe, msg.user, msg.message_key, replies, saved_by=done_key) if replies else None
+    delivery.queue_start(pipe, replies, saved_by=done_key)
     results = pipe.execute(raise_on_error=False)
     store.saved(held, results[0])
     if record is not None:
@@ -154,19 +143,19 @@ def _commit_saving(rt: WorkerDeps, msg: WeChatMessage, done_key: str, replies: l
             record(record_on)
         except Exception as exc:  # observability must not break the conversation
             log.warning("transcript turn record failed: %s", type(exc).__name__)
-    return start.read(results[start.index:]) if start is not None else None
+    return results
 
 
-def _turn(rt: WorkerDeps, msg: WeChatMessage, decision: Triage,
+def _turn(rt: WorkerDeps, delivery: TurnDelivery, msg: WeChatMessage, decision: Triage,
           loaded: Any = None) -> tuple[list[str], Recorder | None]:
     """The turn's replies, and (engines that defer their transcript record) what queues the record."""
     if msg.kind is Kind.EVENT:
-        _record_event(rt, msg)
+        delivery.record_event((msg.event or "").lower(), msg.extra)
     if decision.reply is not None:
         return [decision.reply], None
     if decision.inbound is None:
         return [], None
-    timer = _typing_timer(rt, msg.user) if decision.user_message else None
+    timer = _typing_timer(rt, delivery) if decision.user_message else None
     try:
         result, record = rt.turns.handle_deferred(decision.inbound, loaded=loaded)
         return [r for r in result.replies if r], record
@@ -178,34 +167,18 @@ def _turn(rt: WorkerDeps, msg: WeChatMessage, decision: Triage,
             timer.cancel()
 
 
-def _typing_timer(rt: WorkerDeps, user: str) -> threading.Timer | None:
+def _typing_timer(rt: WorkerDeps, delivery: TurnDelivery) -> threading.Timer | None:
     """Send "typing…" once if the turn is slow (allowed: the user just wrote, the window is open)."""
     if rt.typing_after_s <= 0:
         return None
 
     def show() -> None:
         try:
-            rt.delivery.api.typing(user)
+            delivery.typing()
         except WeChatAPIError as exc:
-            log.info("typing for %s refused: %s", user, exc.code)
+            log.info("typing for %s refused: %s", delivery.user, exc.code)
 
     timer = threading.Timer(rt.typing_after_s, show)
     timer.daemon = True
     timer.start()
     return timer
-
-
-def _record_event(rt: WorkerDeps, msg: WeChatMessage) -> None:
-    store = rt.delivery.store
-    event = (msg.event or "").lower()
-    if event == "unsubscribe":
-        store.set_flag(msg.user, "unsubscribed")
-        store.record(msg.user, msg.message_key, "event", "unsubscribed")
-    elif event == "subscribe":
-        store.set_flag(msg.user, "unsubscribed", on=False)
-        store.set_flag(msg.user, "refused", on=False)
-    elif event == "templatesendjobfinish":
-        msgid = msg.extra.get("MsgID", "")
-        status = msg.extra.get("Status", "")
-        store.record(msg.user, store.template_message_key(msg.user, msgid) or f"tmpl:{msgid}", "template",
-                     "delivered" if status == "success" else f"undelivered:{status}")

@@ -195,9 +195,7 @@ def deliver_released(user: str, message_key: str, reply: str) -> None:
     """RQ job: a passive reply nobody took before the deadline goes out through the API (outside the
     user's lease, so it carries no parked text). Handed out again by the sweeper until it settles,
     so a job lost with a killed worker loses nothing; a re-run is deduped by the delivery's key."""
-    delivery = current().delivery
-    delivery.deliver(user, f"{message_key}:late", [reply], passive=False, carry_parked=False)
-    delivery.handoff.sent_late(user, message_key)  # settled: the sweeper stops handing it out
+    current().delivery.deliver_late(user, message_key, reply)  # settled: the sweeper stops handing it out
 
 
 def deliver_push(user: str, text: str, key: str, content: str = "", due: str = "") -> str:

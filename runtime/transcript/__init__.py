@@ -1,7 +1,6 @@
 """The transcript: every turn (inbound, replies, trace) and every delivery, per user, in Redis Streams."""
 
-from runtime.transcript._entries import from_fields, to_fields
-from runtime.transcript._tools import ToolCall, record_tool_call, recording_tools
+from runtime.transcript._entries import ToolCall, from_fields, record_tool_call, recording_tools, to_fields
 from runtime.transcript.store import (
     ActiveUser,
     DeliveryEntry,

@@ -20,10 +20,12 @@ from runtime.store import RedisContextStore
 from runtime.transcript._entries import (
     DeliveryEntry,
     EntryKind,
+    ToolCall,
     TranscriptEntry,
     TurnEntry,
     UnreadableEntry,
     from_fields,
+    recording_tools,
     stream_id_at,
     stream_id_time,
     to_fields,
@@ -33,14 +35,13 @@ from runtime.transcript._stats import (
     LATENCY,
     TURNS,
     LatencySummary,
+    StatsTally,
     TranscriptStats,
     delivery_field,
     percentile,
     summarize,
     turn_increments,
 )
-from runtime.transcript._tally import StatsTally
-from runtime.transcript._tools import ToolCall, recording_tools
 from runtime.turn import Inbound, TurnResult
 
 __all__ = [

@@ -15,7 +15,10 @@ __all__ = ["SPEC", "talk"]
 def talk(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
     """A short reply in kind; a feeling gets empathy, a request the bot cannot do is told so."""
     kind = params.get("kind")
-    return SkillResult(reply_for(str(kind) if kind else None, view.msg_id), dto={"kind": kind or "other"},
+    # the variant follows the user and the moment (not the message id, which a script run draws at
+    # random): the same conversation gets the same words on every run
+    seed = f"{view.user}|{view.now.isoformat()}"
+    return SkillResult(reply_for(str(kind) if kind else None, seed), dto={"kind": kind or "other"},
                        ok=kind != "cannot")
 
 

@@ -167,3 +167,16 @@ def test_interactive_chat_survives_a_restart_and_replay_reads_it(tmp_path: Path)
 def test_admin_commands_without_redis_or_local_chat_explain_themselves(tmp_path: Path) -> None:
     done = wxbot("replay", "me", cwd=tmp_path)
     assert done.returncode == 2 and "wxbot chat" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_same_script_gives_the_same_answers_on_every_run(tmp_path: Path) -> None:
+    lines: list[object] = [{"user": "u1", "text": "你好", "at": "2026-12-01T20:00:00+08:00"}]
+    lines += [{"user": "u1", "text": t} for t in ("嗯", "哦哦", "好吧", "行吧", "嗯嗯", "随便聊聊", "哈哈")]
+    script = _script(tmp_path / "s.jsonl", lines)
+    runs = []
+    for run in ("a", "b"):
+        done = wxbot("chat", "--script", str(script), "--json", "--state", str(tmp_path / run), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        runs.append([o["replies"] for o in _lines(done.stdout)])
+    assert runs[0] == runs[1]
+    assert len({r[0] for r in runs[0] if r}) > 1  # and small talk still varies from turn to turn

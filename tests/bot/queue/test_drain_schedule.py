@@ -147,18 +147,18 @@ def test_a_message_appended_while_the_lease_is_held_is_never_stranded(wx: FakeWe
 
 
 def test_the_passive_piece_is_offered_and_settled_at_once_and_recorded_by_the_answer(conn: redis.Redis) -> None:
-    store = DeliveryStore(conn)
+    store, handoff = DeliveryStore(conn), Handoff(conn)
     conn.hset(keys.handoff("p1", "m1"), "state", "waiting")
-    assert store.offer_passive("p1", "m1", "piece", "你好") == "offered"
+    assert handoff.offer_passive("p1", "m1", "piece", "你好") == "offered"
     assert conn.hget(keys.handoff("p1", "m1"), "text").decode() == "你好"
-    assert store.offer_passive("p1", "m1", "piece", "你好") == "done"
+    assert handoff.offer_passive("p1", "m1", "piece", "你好") == "done"
     assert store.outcomes("p1") == []  # handed over, not sent: the request that answers records it
     attempt = Attempt.of(time.time(), wait_s=4.5, answer_s=5.0)
     assert Handoff(conn).poll("p1", "m1", attempt) == ("taken", "你好")
     assert Handoff(conn).confirm("p1", "m1", attempt, in_time=True, size=6) == "sent"
     assert [(o["channel"], o["status"]) for o in store.outcomes("p1")] == [("passive", "sent")]
     conn.hset(keys.handoff("p1", "m2"), "state", "released")
-    assert store.offer_passive("p1", "m2", "piece", "你好") == "lost"
+    assert handoff.offer_passive("p1", "m2", "piece", "你好") == "lost"
     assert not conn.hexists(keys.part_sent("p1", "m2"), "piece")
 
 

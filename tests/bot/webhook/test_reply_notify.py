@@ -12,7 +12,6 @@ import pytest
 import redis
 from starlette.testclient import TestClient
 
-from bot.delivery import DeliveryStore
 from bot.delivery.handoff import Handoff
 from bot.webhook import WebhookConfig, create_app, script_runner
 from bot.wechat.crypto import WebhookSecrets
@@ -62,7 +61,7 @@ def test_the_waiting_request_answers_within_moments_of_the_worker(conn: redis.Re
         if how == "offer":
             Handoff(conn).offer("n1", key, "回复")
         elif how == "passive_piece":
-            assert DeliveryStore(conn).offer_passive("n1", key, "p", "回复") == "offered"
+            assert Handoff(conn).offer_passive("n1", key, "p", "回复") == "offered"
         else:
             Handoff(conn).release("n1", key)
 
