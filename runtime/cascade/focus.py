@@ -269,8 +269,8 @@ class FocusStage:
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
         takes = self._takes(obj)
-        if not any(obj.intent_for(op) in takes for op, _ in ops):  # "把第一个挪到11点半": putting off one
-            ops = [(Operation.CHANGE if op is Operation.SNOOZE else op, span) for op, span in ops]  # picked is a change
+        if not any(obj.intent_for(op) in takes for op, _ in ops):  # putting off one picked is changing it
+            ops = [(Operation.CHANGE if op is Operation.SNOOZE else op, span) for op, span in ops]  # 把第一个挪到11点半
         intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes
                        and not (op is Operation.CHANGE and self._amends(focus))), None)
         if intent is None and not ops:
@@ -281,8 +281,8 @@ class FocusStage:
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
         spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
-        valued = any(op is Operation.CHANGE for op, _ in ops)  # "第二个改成9点40": the new value is the change's
-        if valued:  # own, and then no name beside it may go unexplained ("体检那个改到周六" names another one)
+        valued = any(op is Operation.CHANGE for op, _ in ops)  # with its new value: 第二个改成9点40
+        if valued:  # and then no other name unexplained ("体检那个改到周六" names another one)
             spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
         if not self._explains(text, spans, strict=valued):
             return None
