@@ -126,7 +126,7 @@ class ScriptRunner:
                 return {"error": f"{field_name}: {exc.requested.isoformat()} is before the script clock "
                                  f"({exc.current.isoformat()}); time only moves forward"}
         if line.advance_to is not None:
-            return {"advance_to": line.advance_to.isoformat(), "replies": [], "pushes": self._pushes()}
+            return _advance_line(line.advance_to, self._pushes())
         assert line.user is not None
         try:
             inbound = self._inbound(line)
@@ -236,3 +236,16 @@ def _one_line(exc: ValidationError) -> str:
 def dumps(obj: dict[str, Any]) -> str:
     """One output line: compact JSON with Chinese left readable."""
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _advance_line(moment: datetime, pushes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The output of an ``advance_to`` line: every field of the output contract, as no user's turn.
+
+    No model is asked when the clock moves, so the counters are 0; the state is the empty one.
+    """
+    return {
+        "advance_to": moment.isoformat(), "user": None, "replies": [], "stage": None, "intent": None,
+        "skill": None, "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
+        "state": {"active_skill": None, "expected_field": None, "paused": [], "pending_confirmation": None},
+        "pushes": pushes,
+    }

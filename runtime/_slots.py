@@ -147,13 +147,15 @@ def typed(action: ActionSpec, params: Mapping[str, Any], now: datetime) -> dict[
 def changed_slots(action: ActionSpec, params: Mapping[str, Any], text: str, now: datetime, *, expected: str | None = None,
                   corrections: bool = True) -> dict[str, Any]:
     """Slots of ``action`` that ``text`` names by their own units or keywords (strict parsing) with a value
-    other than the one in ``params``, leaving out free-text slots (but the ``expected`` one, when its skill
+    other than the one in ``params``, leaving out free-text slots (but a ``standalone`` one its skill
+    recognises in the words of a correction, "记错了，是周日", and the ``expected`` one, when its skill
     extracts it). With ``corrections``, in a correction ("不是3个，是4个") the words after the last 是/改成
     count, and a corrected time is read against the one it corrects."""
     found = extract_all(action, text, now)
     tail = correction_tail(text) if corrections else None
+    told = extract_all(action, tail, now) if tail else {}
     if tail:
-        found.update(extract_all(action, tail, now))
+        found.update(told)
         for name, value in found.items():  # "是4点" after 明天下午3点 is 明天16:00
             slot = action.slot(name)
             if slot is not None and slot.parser == "time" and isinstance(params.get(name), dict):
@@ -161,7 +163,8 @@ def changed_slots(action: ActionSpec, params: Mapping[str, Any], text: str, now:
                                              tail).to_param()
     return {name: value for name, value in found.items()
             if (slot := action.slot(name)) is not None and params.get(name) != value
-            and (slot.parser != "text" or (name == expected and slot.extract is not None and not tail))}
+            and (slot.parser != "text" or (slot.standalone and name in told)
+                 or (name == expected and slot.extract is not None and not tail))}
 
 
 def to_confirm(action: ActionSpec, params: Mapping[str, Any], now: datetime, tz: str) -> str | None:

@@ -115,6 +115,17 @@ class ExpectedInputStage:
             return None
         return found.entity.ref if found.entity.ref is not None else found.entity.name
 
+    def _picked_for_another(self, turn: TurnInput) -> bool:
+        """Whether the message picks a shown thing for an operation the waiting task does not do."""
+        focus, session = turn.focus, turn.session
+        found = pick(turn.text, focus.entities) if focus is not None and focus.entities and session else None
+        obj = self._registry.object(found.entity.kind) if found is not None else None
+        if found is None or obj is None or session is None:
+            return False
+        intents = {i for op, (a, b) in operations(turn.text) if not any(s < b and a < e for s, e in found.spans)
+                   and (i := obj.intent_for(op)) is not None}
+        return bool(intents) and session.intent not in intents
+
     def _answers_more(self, text: str, parse: Callable[[str], object]) -> bool:
         """Whether the awaited field explains more of ``text`` than the rule that would take it elsewhere:
         "有人不吃香菜，别的没了" answers "有什么忌口" (the pantry's "没了" explains two characters of it)."""
@@ -156,6 +167,8 @@ class ExpectedInputStage:
         if view.expected_type not in _FREE_TYPES and _ADVICE.search(text) and not any(ch.isdigit() for ch in text):
             return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", params={"advice": True},
                          detail=f"asks what {view.expected_field} to choose")  # 你推荐多少预算合适
+        if self._picked_for_another(turn):
+            return None  # "第二个改成6点" while asked which one to cancel: a request of its own about that one
         picked = self._picked(turn)
         if picked is not None:  # "早上那个" while asked which one: the one shown that it names
             return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown", params={"value": picked},

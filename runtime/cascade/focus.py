@@ -18,6 +18,7 @@ from typing import Any
 
 from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade import _spans
+from runtime.cascade._again import asked_again_now
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
@@ -65,6 +66,7 @@ class _Candidate:
     params: Mapping[str, Any]
     spans: tuple[Span, ...]
     detail: str
+    picked: bool = False  # a thing picked from what was shown, for an operation on it
 
 
 class FocusStage:
@@ -100,12 +102,14 @@ class FocusStage:
             declared = self._declared(turn, before, earlier[1]) if earlier is not None else None
             if declared is not None:
                 break
-        if declared is not None and (not waits or declared.intent in self._read_only):
+        instead = declared is not None and declared.picked and turn.session is not None and turn.pending is None \
+            and declared.intent != turn.session.intent  # "第二个改成6点" while asked which one to cancel
+        if declared is not None and (not waits or declared.intent in self._read_only or instead):
             return Match(self.stage, Kind.REFER, intent=declared.intent, confidence=CONFIDENCE,
                          params={"params": dict(declared.params)}, detail=f"focus: {declared.detail}")
         if turn.session is not None and focus.intent not in self._read_only:
             return None
-        which = None if waits else self._which(text, focus)
+        which = None if waits else (self._which(text, focus) or asked_again_now(turn, self._registry, CONFIDENCE))
         if which is not None:
             return which
         said = self._said_again(turn, focus)
@@ -158,7 +162,30 @@ class FocusStage:
         picked = pick(text, focus.entities)
         chosen = self._picked(text, focus, picked) if picked is not None else None
         return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
-                or self._operation_on_words(text, focus))
+                or self._seen_with_values(turn, focus) or self._operation_on_words(text, focus))
+
+    def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
+        """"看" with values of the look-up said beside it ("只看羽毛球的" right after a workout was logged):
+        the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
+        text, found = turn.text, self._registry.for_intent(focus.intent)
+        ops = operations(text)
+        if found is None or len(ops) != 1 or ops[0][0] is not Operation.SEE or self._rules.classify(text) is not None:
+            return None
+        fits: list[_Candidate] = []
+        for intent in dict.fromkeys(i for o in found[0].objects if (i := o.intent_for(Operation.SEE)) is not None):
+            seen = self._registry.for_intent(intent)
+            if seen is None:
+                continue
+            said, (a, b), told = extract_all(seen[1], text, turn.now), ops[0][1], []
+            for name in [n for n in said if (slot := seen[1].slot(n)) is not None and slot.parser in _UNTYPED]:
+                at = _spans.said(text, {}, {name: said[name]})  # free words said beside the operation, never
+                if not at or any(s < b and a < e for s, e in at):  # words that contain it ("要买啥")
+                    said.pop(name)
+                told += at
+            spans = (ops[0][1], *value_spans(text), *told)
+            if said and self._explains(_BARE_TAIL.sub("", text), spans, strict=True):  # "牛肉可以整啥菜" asks more
+                fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
+        return fits[0] if len(fits) == 1 else None
 
     def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
         """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
@@ -242,6 +269,8 @@ class FocusStage:
         taken = list(picked.spans)
         ops = [(op, span) for op, span in operations(text) if not any(s < span[1] and span[0] < e for s, e in taken)]
         takes = self._takes(obj)
+        if not any(obj.intent_for(op) in takes for op, _ in ops):  # putting off one picked is changing it
+            ops = [(Operation.CHANGE if op is Operation.SNOOZE else op, span) for op, span in ops]  # 把第一个挪到11点半
         intent = next((i for op, _ in ops if (i := obj.intent_for(op)) in takes
                        and not (op is Operation.CHANGE and self._amends(focus))), None)
         if intent is None and not ops:
@@ -252,9 +281,12 @@ class FocusStage:
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
         spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
-        if not self._explains(text, spans):
+        valued = any(op is Operation.CHANGE for op, _ in ops)  # with its new value: 第二个改成9点40
+        if valued:  # and then no other name unexplained ("体检那个改到周六" names another one)
+            spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
+        if not self._explains(text, spans, strict=valued):
             return None
-        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})")
+        return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})", picked=True)
 
     def _explains(self, text: str, spans: tuple[Span, ...], *, strict: bool = False) -> bool:
         """Whether ``spans`` explain the message: all of it but a little (``strict``: one character), or

@@ -17,7 +17,7 @@ from runtime.parsers._time_tokens import Kind, Token, raw_tokens
 __all__ = ["DATE_KINDS", "tokenize"]
 
 DATE_KINDS = frozenset({Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED})
-_SEP = re.compile(r"\s*(?:到|至|~|～|-|—|－|一直到)\s*")
+_SEP = re.compile(r"\s*(?:开始|起)?\s*[,，]?\s*(?:到|至|~|～|-|—|－|一直到)\s*")
 _GAP = re.compile(r"[\s的]*")
 _DAILY_GAP = re.compile(r"[\s,，的]*")
 _BETWEEN = re.compile(r"\s*(?:之间|期间|这段时间)")

@@ -165,7 +165,7 @@ def tok(m: re.Match[str], kind: Kind, **values: object) -> Token:
     return Token(kind, m.start(), m.end(), **values)  # type: ignore[arg-type]
 
 
-@rule(r"每个?工作日|工作日|(?:每个?)?(?:周|星期|礼拜)一(?:到|至|~|-)(?:周|星期|礼拜)?五")
+@rule(r"每个?工作日|工作日|(?:每个?)?(?:周|星期|礼拜)一(?:开始|起)?[,，]?(?:到|至|~|～|-)(?:周|星期|礼拜)?五")
 def _workdays(m: re.Match[str]) -> Token:
     return tok(m, Kind.RECUR, rrule="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
 

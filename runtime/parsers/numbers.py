@@ -57,6 +57,8 @@ _DOZEN = re.compile(r"(半|\d+(?:\.\d+)?)\s*打(?![了过完球车卡针算听�
 _ABOUT_ONE = re.compile(r"个把(?=个|小时|钟头|月|星期|礼拜|人|钟)|(?<![\d.])个把")
 # 四十来分钟 / 十来个 / 一百三十来斤: about that many (来 drops)
 _ABOUT = re.compile(r"(\d+)\s*来\s*(?=" + _UNIT + ")")
+# 一个来小时 / 两个来钟头 / 一个来月: about that many of a unit counted with 个 (来 drops; never 三个来回)
+_ABOUT_COUNTED = re.compile(r"(\d+)\s*个\s*来\s*(?=小时|钟头|钟(?![点头])|月|星期|礼拜)")
 # 二十多分钟 / 130多斤 / 十多个: a round number and a part of its last step (二十多 → 25, 130多 → 135)
 _MORE = re.compile(r"(?<![\d.])(\d*[1-9]0+|[1-9]\d*0)\s*多\s*(?=" + _UNIT + ")")
 # 一公里半 / 两小时半 / 一斤半: half a unit more
@@ -81,7 +83,7 @@ def _dozens(m: re.Match[str]) -> str:
 
 def approximate_numerals(text: str) -> str:
     """:func:`normalize_numerals`, with rough amounts made plain: 四十来分钟 → 40分钟, 二十多个 → 25个,
-    130多斤 → 135斤, 个把小时 → 1个小时, 一打鸡蛋 → 12个鸡蛋, 四五十分钟 → 40-50分钟, 一公里半 → 1.5公里.
+    130多斤 → 135斤, 个把小时 → 1个小时, 两个来钟头 → 2个钟头, 一打鸡蛋 → 12个鸡蛋, 四五十分钟 → 40-50分钟, 一公里半 → 1.5公里.
 
     Ranges stay ranges ("40-50", "3-4"): :func:`midpoint` reads them where one value is wanted.
     """
@@ -90,6 +92,7 @@ def approximate_numerals(text: str) -> str:
     t = normalize_numerals(t.replace("半打", "0.5打"))
     t = _DOZEN.sub(lambda m: _dozens(m) if m.group(1) != "0.5" else "6个", t)
     t = _ABOUT.sub(r"\1", t)
+    t = _ABOUT_COUNTED.sub(r"\1个", t)
     t = _MORE.sub(_more, t)
     return _AND_A_HALF.sub(lambda m: f"{int(m.group(1)) + 0.5:g}{m.group(2)}", t)
 

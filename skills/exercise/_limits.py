@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from skills.exercise._met import activities, find_activity
 
-__all__ = ["BODY", "CARDIO", "IMPACT", "extract_add", "extract_avoid", "extract_days", "describe_avoid", "describe_days",
+__all__ = ["BODY", "CARDIO", "DAYS_SAID", "IMPACT", "extract_add", "extract_avoid", "extract_days", "describe_avoid", "describe_days",
            "ruled_out"]
 
 # low-impact first: what a ruled-out cardio session becomes
@@ -99,8 +99,20 @@ def describe_avoid(avoid: Iterable[str]) -> list[str]:
 _DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _WEEKDAY = re.compile(r"(?:周|星期|礼拜)(?P<a>[一二三四五六日天])(?:(?:到|至|-|~)(?:周|星期|礼拜)?(?P<b>[一二三四五六日天]))?"
                       r"(?P<more>(?:[、和跟]?[一二三四五六日天](?![点号]))*)")
-_FREE = r"(?:有空|有时间|能练|可以练|方便|才有空|才有时间|能去|可以去|能运动|可以运动|练|去)"
-_BUSY = r"(?:没空|没时间|不行|不方便|练不了|去不了|要上班|加班|值班|出差|有事|别排|别安排|不要排|不要安排|不排|不安排|空出来)"
+_FREE = r"(?:有空|有时间|能练|可以练|方便|才有空|才有时间|能去|可以去|能运动|可以运动|练|去|行|可以|成)"
+_BUSY = r"(?:没空|没时间|不行|不可以|不成|不方便|练不了|去不了|要上班|加班|值班|出差|有事|别排|别安排|不要排|不要安排|不排|不安排|空出来)"
+
+
+# a set of days as said ("周二周四", "礼拜二礼拜六", "周一到周三", "周末", "平时"), then free or busy on them:
+# one statement of free or busy days, for a follow-up of a plan to recognise ("平时要上班 周三周日才可以")
+_DAY_SET = (r"(?:(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟到至~-]|(?:周|星期|礼拜)|[一二三四五六日天](?![点号]))*"
+            r"|周末|双休|工作日|上班的日子|上班日|平时|平日|平常)")
+DAYS_SAID = (rf"(?:我)?(?:只有|只能|只在|就|但是?|不过|可是)?{_DAY_SET}(?:的)?(?:早上|晚上|下午|上午|中午)?(?:我)?"
+             rf"(?:才|要|得|需要|都|还)?(?:{_BUSY}|{_FREE})"
+             rf"|(?:别|不要|不用|不)(?:给我)?(?:排|安排)(?:在)?{_DAY_SET}")
+
+# a clause ends at punctuation or a space, and a contrast starts a new one ("平时没空 只有周六行", "工作日没空但周三可以")
+_CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\s]+|(?=但是|但|不过|可是|只有|只能|只在)")
 
 
 def _clause_days(text: str) -> set[int]:
@@ -112,7 +124,7 @@ def _clause_days(text: str) -> set[int]:
         days |= {_DAY_NUM[ch] for ch in m.group("more") if ch in _DAY_NUM}  # 周一三五
     if re.search(r"周末|礼拜六日|星期六日|双休", text):
         days |= {5, 6}
-    if re.search(r"工作日|上班的日子|平时|平日", text):
+    if re.search(r"工作日|上班的日子|上班日|平时|平日|平常", text):
         days |= {0, 1, 2, 3, 4}
     return days
 
@@ -123,7 +135,7 @@ def extract_days(text: str) -> list[int] | None:
     ("平时没时间，只有周二和周六能练"): the free days said win, else every day but the busy ones."""
     free: set[int] = set()
     busy: set[int] = set()
-    for clause in re.split(r"[，,。；;！!]", text):
+    for clause in _CLAUSE_BREAK.split(text):
         days = _clause_days(clause)
         if not days:
             continue

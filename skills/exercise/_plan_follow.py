@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question, Refine
 from runtime.skill.parsers import parse_value
-from skills.exercise._limits import BODY, extract_add, extract_avoid, extract_days
+from skills.exercise._limits import BODY, DAYS_SAID, extract_add, extract_avoid, extract_days
 from skills.exercise._plan import shift_level
 from skills.profile import parse_goal
 
@@ -72,11 +72,6 @@ def _goal(params: Params, m: re.Match[str], entity: Entity | None, shown: Params
 _NOT = (r"(?:也)?(?:别|不要|不想|不能|不用|不适合|没法|避开|避免|不爱|不喜欢|讨厌|去掉)(?:再)?(?:安排|练|做|去)?"
         r"(?:跑跳|又跑又跳|蹦跳|剧烈运动|剧烈的|高强度|[\u4e00-\u9fff]{2,4}?)(?:了|的)?(?=$|[，,。；;！!？?也])"
         r"|[\u4e00-\u9fff]{2,4}?(?:就)?(?:算了|免了|不要了|去掉吧?|别安排了?)")
-_WEEKDAYS = r"(?:(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟到至-]|(?:周|星期|礼拜)|[一二三四五六日天])*|周末|双休|工作日|平时)"
-_FREE_DAYS = (rf"(?:我)?(?:只有|只能|只在|就|平时)?{_WEEKDAYS}(?:的)?(?:早上|晚上|下午|上午|中午)?(?:我)?(?:才|要|得|需要|都)?"
-              r"(?:有空|有时间|能练|可以练|方便|能去|可以去|能运动|可以运动|没空|没时间|不行|不方便|练不了|去不了|要上班|加班|"
-              r"值班|出差|有事)"
-              rf"|(?:别|不要|不用|不)(?:给我)?(?:排|安排)(?:在)?{_WEEKDAYS}")
 _ADD = (r"(?:想|要|再|多|能不能|可以)?(?:加|添|增加|多安排|多练|多来|多做|安排|练练)(?:点|些|一点|一些|个|一次|一天|上)?"
         r"(?:练练|练|做)?(?:力量训练|力量|撸铁|肌肉|核心|有氧|拉伸|柔韧|瑜伽|游泳|骑车|快走|跑步|跳绳|球类?)(?:训练|练习|运动)?(?:吧|呢)?")
 _MINUTES = (r"(?:每次|一次|每天|一天)(?:只能|只有|就|最多|顶多|能|可以)?(?:练|运动|锻炼)?(?:个)?"
@@ -107,7 +102,7 @@ FOLLOW_UPS = FollowUps(
     slots=("goal", "level"),
     modifiers=(
         Modifier("restriction", f"{BODY}|{_NOT}", _fresh(_avoid)),
-        Modifier("free days", _FREE_DAYS, _fresh(_days)),
+        Modifier("free days", DAYS_SAID, _fresh(_days)),
         Modifier("add an activity", _ADD, _fresh(_add)),
         Modifier("time per session", _MINUTES, _fresh(_minutes)),
         Modifier("intensity", _LEVEL, _fresh(_level)),

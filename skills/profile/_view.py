@@ -17,7 +17,8 @@ __all__ = ["VIEW_FOLLOW_UPS", "bmi_text", "extract_aspect", "profile_dto", "view
 _ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
             ("height_cm", r"多高|身高|个子"), ("goal", r"目标"), ("city", r"城市|住哪|住在哪"),
             ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"),
-            ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|什么病|啥病"))
+            ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|什么病|啥病|"
+                           r"(?:身体|健康)(?:上)?有(?:啥|什么|哪些)(?:情况|状况|毛病|问题|病)"))
 
 
 def extract_aspect(text: str) -> str | None:
@@ -111,8 +112,23 @@ def _missing_value(params: Mapping[str, Any], m: re.Match[str], entity: Entity |
     return {"field": missing} if missing in ("height_cm", "weight_kg") else None
 
 
+# whether a measure shown is all right: "这算正常不", "正常吗", "我这样算胖吗", "标准不" — judged by the BMI
+_ASSESS = (r"(?:这|这个|那|那这个?|我这个?|我)?(?:样|数)?(?:现在)?(?:算|是|属于|还算)?(?:不)?"
+           r"(?:正常|标准|健康|合适|达标|超标|偏高|偏低|偏胖|偏瘦|超重|胖|瘦)(?:的)?"
+           r"(?:吗|不|么|没|嘛|吧|不正常|不标准|范围(?:吗|不|内吗)?)?")
+
+
+def _assessed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+              shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"这算正常不" right after a measure was shown: the BMI, judged against its normal range."""
+    return {**params, "aspect": "bmi", "judged": True}
+
+
 VIEW_FOLLOW_UPS = FollowUps(modifiers=(Modifier("the value found missing", _MEASURE, _missing_value,
-                                                intent="profile.update"),))
+                                                intent="profile.update"),
+                                       Modifier("is it normal", _ASSESS, _assessed)))
+_NORMAL = "成人BMI在18.5到23.9之间算正常。"
+_ASK_FOR = {"height_cm": "身高，你多高？比如“身高170”。", "weight_kg": "体重，你现在多重？比如“体重65公斤”。"}
 
 
 def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -124,6 +140,12 @@ def view_profile(view: ExecView, params: Mapping[str, Any], services: Any) -> Sk
     aspect = params.get("aspect")
     if isinstance(aspect, str) and aspect in _MISSING:
         answer = _aspect(aspect, dto)
+        lacking = [f for f in ("height_cm", "weight_kg") if not dto.get(f)]
+        if answer is None and aspect == "bmi" and len(lacking) == 1:  # ask for the one value still needed
+            return SkillResult("算BMI还差" + _ASK_FOR[lacking[0]], dto={"aspect": aspect, "known": False},
+                               shown={"missing": lacking[0]})
+        if answer is not None and aspect == "bmi" and params.get("judged"):
+            answer += _NORMAL
         if answer is None:
             return SkillResult(_MISSING[aspect] + _EXAMPLE[aspect], dto={"aspect": aspect, "known": False},
                                shown={"missing": aspect})

@@ -10,6 +10,7 @@ from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, SkillResult
 from runtime.skill.parsers import TimeExpr, parse_time_phrase, parse_value
+from skills.smalltalk import DONE_SAID
 
 __all__ = ["FIRED", "fired"]
 
@@ -62,8 +63,15 @@ def _also(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
     return {"when": TimeExpr(at=at, has_time=True, said=expr.said).to_param(), "content": entity.name}
 
 
+def _done(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
+          shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """"吃过了" right after a reminder fired: what it asked for is done — acknowledged, nothing to ask."""
+    return {"kind": "done"}
+
+
 FIRED = FollowUps(
     modifiers=(
+        Modifier("done", DONE_SAID, _done, intent="chitchat"),
         Modifier("again on another day", r"也要|也得|也提醒|也叫|也喊|也一样|照旧|同样提醒", _also,
                  intent="reminder.create"),
         Modifier("again later",

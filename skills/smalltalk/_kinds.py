@@ -7,7 +7,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
-__all__ = ["CANNOT", "KINDS", "Kind", "kind_of", "reply_for"]
+__all__ = ["CANNOT", "DONE_SAID", "KINDS", "Kind", "kind_of", "reply_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,10 @@ class Kind:
 def _k(name: str, pattern: str, *replies: str) -> Kind:
     return Kind(name, re.compile(pattern, re.I), replies)
 
+
+# it is done (what a reminder asked for, a task): "吃过了", "好的 弄完了", "已经交好了", "搞定", "知道了"
+DONE_SAID = (r"^(?:好的?|嗯+|哦+|噢|行|ok)?[，,。\s]*(?:我)?(?:已经|都|刚|刚刚|早就?)?"
+             r"(?:[\u4e00-\u9fff]{1,2}(?:过|完|好)了|搞定了?|完成了|知道了|收到了?)[啊呀吧哦啦!！。~～]*$")
 
 _OFFER = "我能帮你安排晚饭、查菜谱、设提醒、记运动、查天气和日期"
 
@@ -79,6 +83,7 @@ KINDS: tuple[Kind, ...] = (
     _k("complaint", r"笨|傻|没用|垃圾|太差|听不懂|气死|不靠谱|废物|差劲",
        "抱歉没帮上忙😥 可以换个说法再试试，或者说“帮助”看看我能做什么。", "对不起，是我没理解好。能再说具体一点吗？"),
     _k("laugh", r"^(哈+|嘿+|呵+|嘻+|hh+|lol|笑死|😂+|🤣+)[!！。~～]*$", "哈哈～", "😄", "开心就好～"),
+    _k("done", DONE_SAID, "好的👌", "收到～", "好嘞，辛苦啦～"),  # acknowledged plainly, no question back
     _k("ack", r"^(好的?|嗯+|哦+|噢|行|ok|知道了|明白了?|收到|了解了?|懂了|对|对的|是的|没错|可以)[啊呀吧嗯了!！。~～]*$",
        "好的～", "嗯嗯，有需要随时叫我。"),
 )

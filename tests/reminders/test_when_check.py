@@ -108,3 +108,11 @@ def test_a_stretch_of_days_without_a_time_is_asked_about(said: str) -> None:
 def test_a_day_or_a_stretch_with_a_time_is_not(said: str) -> None:
     expr = parse_time_phrase(f"{said}提醒我交房租", NOW)
     assert expr is not None and check_when(expr.to_param()) is None
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("那就设个 后天9点交报告", "交报告"), ("那帮我定一个 周三下午两点去取车", "去取车"),
+    ("再加一个 周五开会", "开会"), ("明天8点提醒我 那个文件记得带", "那个文件记得带"),
+])
+def test_a_steering_clause_before_a_space_is_no_content(text: str, content: str) -> None:
+    assert extract_content(text) == content

@@ -148,6 +148,8 @@ DURATIONS = [
     ("半个钟头左右", True, 30.0), ("半个钟头左右", False, 30.0), ("四十来分钟", True, 40.0), ("十来分钟", False, 10.0),
     ("二十多分钟", False, 25.0), ("个把小时", True, 60.0), ("一个多小时", False, 75.0), ("两个多钟头", True, 135.0),
     ("一个半钟头", False, 90.0), ("四五十分钟", True, 45.0), ("大概40分钟吧", True, 40.0), ("5公里", True, None),
+    # about N hours counted with 个: 一个来小时, 三个来钟头
+    ("一个来小时", False, 60.0), ("三个来钟头", True, 180.0), ("骑了两个来钟头的车", False, 120.0),
 ]
 
 
@@ -204,7 +206,8 @@ def test_normalize_numerals(text: str, expected: str) -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("四十来分钟", "40分钟"), ("二十多个", "25个"), ("130多斤", "135斤"), ("个把小时", "1小时"), ("一打鸡蛋", "12个鸡蛋"),
     ("半打鸡蛋", "6个鸡蛋"), ("四五十分钟", "40-50分钟"), ("一公里半", "1.5公里"), ("打了两小时球", "打了2小时球"),
-    ("五点四十五", "5点45"), ("十来点", "10来点"),
+    ("五点四十五", "5点45"), ("十来点", "10来点"), ("一个来小时", "1个小时"), ("两个来月", "2个月"),
+    ("跑了三个来回", "跑了3个来回"),
 ])
 def test_approximate_numerals(text: str, expected: str) -> None:
     assert approximate_numerals(text) == expected

@@ -144,6 +144,9 @@ def test_restrictions_by_name(text: str, expected: list[str] | None) -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("只有周末有空", [5, 6]), ("周二周四晚上有空", [1, 3]), ("工作日没空", [5, 6]), ("周一到周三能练", [0, 1, 2]),
     ("一周的运动计划", None), ("周末", None), ("周一三五晚上有空", [0, 2, 4]), ("周六日有空", [5, 6]),
+    # days said one after another with any weekday word, and a busy clause then a free one without a comma
+    ("星期三星期天可以", [2, 6]), ("平时要上班 礼拜四礼拜天才有空", [3, 6]), ("上班日不方便但周五周日成", [4, 6]),
+    ("礼拜一礼拜五不可以", [1, 2, 3, 5, 6]),
 ])
 def test_free_days(text: str, expected: list[int] | None) -> None:
     assert extract_days(text) == expected

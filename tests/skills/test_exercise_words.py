@@ -89,3 +89,23 @@ def test_a_record_made_before_in_the_kinds_name_still_counts(services: Services,
                  services)
     lifts = exercise.history(make_view(msg_id="m2"), {"period": "今天", "activity": "力量训练"}, services)
     assert "力量训练1次" in lifts.reply
+
+
+def _route(text: str) -> str | None:
+    from runtime.cascade.rules import RuleRouter, rules_from
+    from runtime.skill import SkillRegistry
+    from skills import all_skills
+
+    found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    # "动" said for exercising, with a period and a question of how often or whether
+    ("这个星期动了几次", "exercise.history"), ("今年一共动过几回", "exercise.history"),
+    ("上个月动过没有", "exercise.history"), ("这周动车坐了几次", None),
+    # an amount counted with 个 before its unit, the activity's object after it
+    ("前天骑了一个来小时车", "exercise.log"), ("昨晚打了两个多钟头球", "exercise.log"),
+])
+def test_colloquial_workout_words_route(text: str, intent: str | None) -> None:
+    assert _route(text) == intent

@@ -76,7 +76,8 @@ def test_the_field_named_is_asked_and_its_bare_answer_read() -> None:
 
 @pytest.mark.parametrize(("text", "aspect"), [("我多重来着", "weight_kg"), ("我的BMI多少", "bmi"), ("我身高多少来着", "height_cm"),
                                               ("我的目标是啥", "goal"), ("看下我的资料", None), ("我住哪来着", "city"),
-                                              ("我胖吗", "bmi"), ("我身高体重多少", None)])
+                                              ("我胖吗", "bmi"), ("我身高体重多少", None),
+                                              ("我身体上有哪些毛病你记得吗", "conditions")])
 def test_the_aspect_asked(text: str, aspect: str | None) -> None:
     assert extract_aspect(text) == aspect
 
@@ -87,3 +88,31 @@ def test_one_field_is_answered(services: Services, make_view: View) -> None:
     weight = profile.view_profile(make_view(), {"aspect": "weight_kg"}, services).reply
     assert weight.startswith("你的体重是65公斤（130斤）") and "BMI 22.0" in weight
     assert profile.view_profile(make_view(), {"aspect": "bmi"}, services).reply.startswith("你的BMI 22.0（正常）")
+
+
+def test_a_bmi_lacking_one_value_asks_for_it_and_a_judged_one_says_the_range(services: Services,
+                                                                            make_view: View) -> None:
+    profile.update(make_view(msg_id="w1"), {"weight_kg": 80.0}, services)
+    asked = profile.view_profile(make_view(), {"aspect": "bmi"}, services)
+    assert "身高" in asked.reply and "？" in asked.reply and asked.shown == {"missing": "height_cm"}
+    profile.update(make_view(msg_id="h1"), {"height_cm": 180.0}, services)
+    judged = profile.view_profile(make_view(), {"aspect": "bmi", "judged": True}, services).reply
+    assert "BMI 24.7（超重）" in judged and "18.5" in judged
+
+
+def _route(text: str) -> str | None:
+    from runtime.cascade.rules import RuleRouter, rules_from
+    from runtime.skill import SkillRegistry
+    from skills import all_skills
+
+    found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("哦对了，我有糖尿病", "profile.update"), ("顺便说一下 我血压偏高 记一下", "profile.update"),
+    ("我的体质指数目前如何", "profile.view"), ("体重这样算标准不", "profile.view"),
+    ("我身体有什么毛病你知道吗", "profile.view"), ("对了 我痛风能吃海鲜吗", None),
+])
+def test_health_words_route(text: str, intent: str | None) -> None:
+    assert _route(text) == intent

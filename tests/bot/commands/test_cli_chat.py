@@ -77,7 +77,10 @@ def test_design_example_bad_line_and_more(tmp_path: Path) -> None:
     assert first["user"] == "u1" and first["replies"]
     _assert_contract(click)
     assert (click["stage"], click["intent"]) == ("event", "dinner.plan")
-    assert set(advance) == {"line", "advance_to", "replies", "pushes"}
+    assert set(advance) == CONTRACT_KEYS | {"advance_to"}  # the whole contract, as no user's turn
+    assert (advance["user"], advance["stage"], advance["intent"]) == (None, None, None)
+    assert (advance["llm_calls"], advance["prompt_tokens"], advance["completion_tokens"]) == (0, 0, 0)
+    assert set(advance["state"]) == STATE_KEYS
     assert advance["advance_to"] == "2026-12-03T21:00:30+08:00" and advance["replies"] == []
 
     assert set(out[3]) == {"line", "error", "input"} and "JSON" in str(out[3]["error"])

@@ -1,0 +1,40 @@
+"""A look-up asked again "now" (DESIGN §3.4): "现在呢" right after a change re-asks the question shown
+before the change, at this moment ("我有哪些提醒" · "明早8点提醒我…" · "现在呢")."""
+
+from __future__ import annotations
+
+import re
+
+from runtime.cascade._input import TurnInput
+from runtime.cascade._match import Kind, Match
+from runtime.skill import Operation, SkillRegistry
+from runtime.turn import Stage
+
+__all__ = ["asked_again_now"]
+
+# only "now", asked: 现在呢 / 那现在呢 / 这下呢 / 现在怎么样了 / 现在有哪些了
+_NOW_AGAIN = re.compile(r"^(?:那|那么|所以)?(?:现在|目前|这会儿|这下|这样)(?:的话)?(?:呢|怎么样了?|咋样了?|如何了?|"
+                        r"有哪些了?|有什么了?|有啥了?|是什么样|变成什么样了?)[?？。!！~～]*$")
+
+
+def asked_again_now(turn: TurnInput, registry: SkillRegistry, confidence: float) -> Match | None:
+    """"And now?" right after a write: the look-up of that skill shown before it, asked again, else the
+    look at the things the write changed (its object's "see"). None for anything else; after a look-up,
+    "现在" is a value of its own (现在的天气)."""
+    focus = turn.focus
+    found = registry.for_intent(focus.intent) if focus is not None else None
+    if focus is None or found is None or found[1].read_only or not _NOW_AGAIN.match(turn.text.strip()):
+        return None
+    skill = found[0]
+    mine = {a.intent for a in skill.actions if a.read_only}
+    before = next((f for f in turn.earlier if f.intent in mine), None)
+    if before is not None:
+        return Match(Stage.RULES, Kind.REFER, intent=before.intent, confidence=confidence,
+                     params={"params": dict(before.params)}, detail=f"{before.intent} asked again now")
+    seen = {i for o in skill.objects if focus.intent in {x for _, x in o.ops}
+            and (i := o.intent_for(Operation.SEE)) is not None and i in mine}
+    if len(seen) != 1:
+        return None
+    intent = seen.pop()
+    return Match(Stage.RULES, Kind.REFER, intent=intent, confidence=confidence, params={"params": {}},
+                 detail=f"{intent}: what {focus.intent} changed, now")
