@@ -12,24 +12,20 @@ that does wins. Pure: the focus is read, never changed.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from runtime._slots import extract_all, parse_slot, time_slots
 from runtime.cascade import _spans
 from runtime.cascade._again import asked_again_now
+from runtime.cascade._focus_ops import _BARE_TAIL, _DEIXIS, _SAID, _UNTYPED, FocusReader, _Candidate
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.cascade._pick import Picked, pick
 from runtime.cascade.expected_input import QUESTION
-from runtime.cascade.rules import RuleRouter
 from runtime.context import Focus, FocusEntity
 from runtime.lexicon import (
     Span,
     ahead_minutes,
-    clauses,
-    explained,
     follow_up_fragment,
     is_correction,
     operations,
@@ -43,8 +39,6 @@ from runtime.skill import (
     Modifier,
     Operation,
     Question,
-    SkillRegistry,
-    SlotType,
 )
 from runtime.turn import Stage
 
@@ -53,31 +47,13 @@ __all__ = ["FocusStage"]
 _UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
                    r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
                    r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
-_SAID = "_said"  # a candidate whose values are the words of the message, read as a new request reads them
-_DEIXIS = re.compile(r"那件事|这件事|那事|这事|那个|这个|那条|这条|那件|这件")
-_BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
-_UNTYPED = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
 CONFIDENCE = 0.9
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    intent: str
-    params: Mapping[str, Any]
-    spans: tuple[Span, ...]
-    detail: str
-    picked: bool = False  # a thing picked from what was shown, for an operation on it
-
-
-class FocusStage:
+class FocusStage(FocusReader):
     """Reads a message against the focus; proposes the follow-up that explains it whole."""
 
     stage = Stage.RULES
-
-    def __init__(self, registry: SkillRegistry, rules: RuleRouter) -> None:
-        self._registry = registry
-        self._rules = rules
-        self._read_only = registry.read_only_intents()
 
     def match(self, turn: TurnInput) -> Match | None:
         """The follow-up of the focus this message is, or None."""
@@ -164,84 +140,6 @@ class FocusStage:
         return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(text, focus)
                 or self._seen_with_values(turn, focus) or self._operation_on_words(text, focus))
 
-    def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
-        """"看" with values of the look-up said beside it ("只看羽毛球的" right after a workout was logged):
-        the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
-        text, found = turn.text, self._registry.for_intent(focus.intent)
-        ops = operations(text)
-        if found is None or len(ops) != 1 or ops[0][0] is not Operation.SEE or self._rules.classify(text) is not None:
-            return None
-        fits: list[_Candidate] = []
-        for intent in dict.fromkeys(i for o in found[0].objects if (i := o.intent_for(Operation.SEE)) is not None):
-            seen = self._registry.for_intent(intent)
-            if seen is None:
-                continue
-            said, (a, b), told = extract_all(seen[1], text, turn.now), ops[0][1], []
-            for name in [n for n in said if (slot := seen[1].slot(n)) is not None and slot.parser in _UNTYPED]:
-                at = _spans.said(text, {}, {name: said[name]})  # free words said beside the operation, never
-                if not at or any(s < b and a < e for s, e in at):  # words that contain it ("要买啥")
-                    said.pop(name)
-                told += at
-            spans = (ops[0][1], *value_spans(text), *told)
-            if said and self._explains(_BARE_TAIL.sub("", text), spans, strict=True):  # "牛肉可以整啥菜" asks more
-                fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
-        return fits[0] if len(fits) == 1 else None
-
-    def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
-        """A message that is only an operation ("还有哪些", "都删了吧") is about the objects of the result
-        just shown: the intent of the focus's skill that does it."""
-        ops = operations(text)
-        if not ops or not explained(text, [s for _, s in ops]):
-            return None
-        found = self._registry.for_intent(focus.intent)
-        skill = found[0] if found is not None else None
-        major = {e.kind for e in focus.entities if not e.attrs.get("minor")}
-        kinds = major or {e.kind for e in focus.entities}  # a reminder's day is a detail of it, not a second thing
-        objects = [o for o in self._registry.objects if o.name in kinds or (skill is not None and o in skill.objects)]
-        for op, _ in ops:
-            if op is Operation.CHANGE and self._amends(focus):
-                continue  # "改成9点" right after a record was made corrects that record (its action's amend)
-            intents = {i for o in objects if (i := o.intent_for(op)) is not None}
-            if len(intents) == 1:
-                intent = intents.pop()
-                params = dict(focus.params) if intent == focus.intent else {}
-                return _Candidate(intent, params, tuple(s for _, s in ops), f"{op.value} of what was shown")
-        return None
-
-    def _operation_on_words(self, text: str, focus: Focus) -> _Candidate | None:
-        """An operation and a few words naming one thing of the kind just shown ("打疫苗那个取消吧" after
-        the reminders): that thing, by those words (the skill looks them up, or asks which); or a new record
-        of that kind said with its values ("再加一个，后天上午10点看牙医", "你记一下 有牛奶和一块豆腐")."""
-        found = self._registry.for_intent(focus.intent)
-        if found is None or self._rules.classify(text) is not None \
-                or any(o.pattern.search(text) for o in self._registry.objects):
-            return None  # a request in its own words ("取消所有提醒") is the rules' to read
-        about = {e.kind for e in focus.entities}
-        objects = [o for o in found[0].objects if o.name in about or o.intent_for(Operation.SEE) == focus.intent]
-        for a, b in clauses(text):  # the clause that says what to do ("…取消吧", not "改时间了")
-            clause = text[a:b]
-            ops = operations(clause)
-            if len(ops) != 1:
-                continue
-            op, span = ops[0]
-            if op is Operation.CHANGE and self._amends(focus):
-                continue  # a correction of the record just made, not another one named by words
-            words = unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), clause),
-                                [span, *value_spans(clause)]).strip()
-            for obj in objects if 2 <= len(words) <= 8 else ():  # the object the result was about
-                intent = obj.intent_for(op)
-                if intent is not None and obj.pick and intent in self._takes(obj):
-                    return _Candidate(intent, {obj.pick: words}, ((a + span[0], a + span[1]),),
-                                      f"{op.value} of 「{words}」")
-        for op, span in operations(text):
-            if op not in (Operation.CREATE, Operation.CHANGE) or (op is Operation.CHANGE and self._amends(focus)):
-                continue
-            for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
-                intent = obj.intent_for(op)
-                if intent is not None:
-                    return _Candidate(intent, {_SAID: text}, (span,), f"{op.value} with its words")
-        return None
-
     def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
         """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
         of the message explained or asking for nothing: the same action with that value."""
@@ -288,24 +186,6 @@ class FocusStage:
             return None
         return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})", picked=True)
 
-    def _explains(self, text: str, spans: tuple[Span, ...], *, strict: bool = False) -> bool:
-        """Whether ``spans`` explain the message: all of it but a little (``strict``: one character), or
-        every clause but those that ask for nothing ("再多一个素菜，怕他吃不饱": the second clause says why,
-        not what; "行 就这样 要买些啥": the first one agrees)."""
-        def slack(part: str) -> int:
-            return 1 if strict else _spans.slack(part)
-
-        if explained(text, list(spans), slack=slack(text)):
-            return True
-        parts = clauses(text)
-        rest = [(a, b) for a, b in parts if not explained(text[a:b], _spans.within(spans, a, b), slack=slack(text[a:b]))]
-        return len(rest) < len(parts) and all(self._inert(text[a:b]) for a, b in rest)
-
-    def _inert(self, clause: str) -> bool:
-        """A clause that asks for nothing: no operation, no object of the domain, no request of its own."""
-        return (not operations(clause) and self._rules.classify(clause) is None
-                and not any(o.pattern.search(clause) for o in self._registry.objects))
-
     def _intent_of(self, rule: Modifier | Question, focus: Focus) -> str:
         """What a rule runs: its own intent, a question of an object its object's "see", else the focus's."""
         obj = self._registry.object(rule.kind) if isinstance(rule, Question) and rule.kind else None
@@ -333,16 +213,6 @@ class FocusStage:
                              options=tuple((intent, _label(e)) for e in shown), params={"picks": picks},
                              detail=f"focus: which of {len(shown)} {kind}s")
         return None
-
-    def _amends(self, focus: Focus) -> bool:
-        """Whether the focus is a record just made by an action that takes corrections (its amend)."""
-        found = self._registry.for_intent(focus.intent)
-        return found is not None and found[1].amend is not None
-
-    def _takes(self, obj: DomainObject) -> set[str]:
-        """The intents of ``obj`` whose action takes one picked entity (has the ``pick`` slot)."""
-        found = (self._registry.for_intent(intent) for _, intent in obj.ops)
-        return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
 
     def _object_spans(self, text: str, entity: Entity | None) -> list[Span]:
         obj: DomainObject | None = self._registry.object(entity.kind) if entity is not None else None
