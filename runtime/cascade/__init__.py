@@ -178,7 +178,7 @@ class Cascade:
         domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
         if domain is not None and domain.kind is Kind.INTENT and (
                 domain.intent not in self.read_only or self._complete(domain.intent, text)):
-            return domain.intent  # a question that cannot be asked alone ("能做啥菜") asks about the piece before it
+            return domain.intent  # a question that cannot be asked alone ("能做点啥") asks about the piece before it
         # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
         model = self.intent_model.match(view)
         if model is not None and model.kind is Kind.INTENT and self._complete(model.intent, text):

@@ -74,7 +74,7 @@ class FocusReader:
         return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
 
     def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
-        """"看" with values of the look-up said beside it ("只看羽毛球的" right after a workout was logged):
+        """"看" with values of the look-up said beside it ("只看游泳的" right after a workout was logged):
         the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
         text, found = turn.text, self._registry.for_intent(focus.intent)
         ops = operations(text)

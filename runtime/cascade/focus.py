@@ -179,7 +179,7 @@ class FocusStage(FocusReader):
         params: dict[str, Any] = {k: focus.params[k] for k in obj.carry if k in focus.params}
         params[obj.pick] = entity.ref if entity.ref is not None else entity.name
         spans = (*taken, *(s for _, s in ops), *self._object_spans(text, Entity(entity.kind, entity.name)))
-        valued = any(op is Operation.CHANGE for op, _ in ops)  # with its new value: 第二个改成9点40
+        valued = any(op is Operation.CHANGE for op, _ in ops)  # with its new value: 第三个改成7点20
         if valued:  # and then no other name unexplained ("体检那个改到周六" names another one)
             spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
         if not self._explains(text, spans, strict=valued):

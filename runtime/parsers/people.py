@@ -42,8 +42,8 @@ _CLAUSE_END = r"(?=$|[\s，,。！!~～?？啊呀吧哈呢])"
 
 
 def _delta_grammar(num: str) -> re.Pattern[str]:
-    """The ways a count said before grows or shrinks, over numbers written as ``num``: arrivals (又多来俩人,
-    多了两个人, 再加两位, 又来了一个朋友, 加俩) and departures (有两个来不了了, 三个人不来了, 少了一个人, 走了俩).
+    """The ways a count said before grows or shrinks, over numbers written as ``num``: arrivals (又多来了仨,
+    多了两个人, 再加两位, 又来了一个朋友, 加俩) and departures (有一个来不了了, 三个人不来了, 少了一个人, 走了俩).
     A bare 个 counts people only after a verb of coming or going (又来了两个), never after 加 (再加两个 may be
     dishes)."""
     arrive = (r"(?<![好很许大太不差])(?:又|再|还|另外|另)?(?:多|加|添|增加|新增)(?:上)?了?(?:来|过来)?了?"

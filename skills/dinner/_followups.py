@@ -154,7 +154,7 @@ def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
 # the shopping list of the plan, asked for by what it holds (要买的菜, 该采购的东西), by the list itself (采购单,
-# 购物清单, 单子) and by handing it over (列个单子给我, 把要买的东西列给我, 清单发我)
+# 购物清单, 单子) and by handing it over (列个单子出来, 把要买的列一下, 清单发我)
 _BUY_WHAT = r"(?:要|该|得|需要|准备|还得)?(?:去)?(?:买|采购|备)(?:些|点)?的(?:菜|东西|食材|材料|原料|菜品)?"
 _LIST = r"(?:(?:购物|买菜|采购|食材|原料)(?:清单|单子|单|列表)|清单|单子|列表)"
 _GIVE = r"(?:列|发|写|给|报|拉|整|出|弄|开|打)(?:一下|下)?(?:出)?(?:个|一个|一份|份|张|一张)?"

@@ -1,4 +1,4 @@
-"""Which dishes of a plan just shown have a quality (素菜是哪几个, 哪几道是辣的, 哪个菜有花生, 汤是哪个):
+"""Which dishes of a plan just shown have a quality (荤菜是哪几道, 哪几道是辣的, 哪个菜有花生, 汤是哪个):
 answered from the menu itself, the plan unchanged.
 
 A quality is read from the words the way the planner reads restrictions: a kind of dish (素/荤/汤/凉菜/主食/
@@ -22,7 +22,7 @@ _ANIMAL = frozenset({"meat", "fish", "seafood", "shellfish", "poultry", "pork", 
 _WHICH = r"(?:哪|哪几|哪些|几)(?:个|道|样|盘)?"
 _QUALITY = r"[\u4e00-\u9fff]{1,5}?"
 _END = r"(?:啊|呀|呢|吗|来着)?[？?。！!~～\s]*$"
-# "素菜是哪几个" / "辣的有哪些" / "哪几道是素的" / "哪个菜里有花生" / "汤是哪个"
+# "荤菜是哪几道" / "辣的有哪些" / "哪几道是素的" / "哪个菜里有花生" / "汤是哪个"
 WHICH_DISHES = (rf"(?:(?:这顿|菜单|菜单里|里面|其中)(?:的)?)?(?P<quality>{_QUALITY}(?:的)?(?:菜|菜品)?)(?:是|有|都是|都有)"
                 rf"{_WHICH}(?:菜)?{_END}"
                 rf"|(?:里面|其中|菜单里)?{_WHICH}(?:菜)?(?:里)?(?:是|有|放了|含|带|用了)(?P<quality2>{_QUALITY}(?:的)?(?:菜)?){_END}")

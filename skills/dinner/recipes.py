@@ -40,8 +40,8 @@ _CONTENT = re.compile(r"[\u4e00-\u9fa5A-Za-z]{1,}")
 _HOME_FOODS = re.compile(r"这些|这几样|这几个|冰箱里的|家里的|现有的|剩下的|手头的|有的东西")
 _CAN_MAKE = re.compile(r"(能|可以|可)(做|弄|烧|炒|煮)|做(点|些)?(什么|啥)")
 
-# "能做啥菜" / "可以做点什么吃的": what to cook, with nothing said to cook it with — the question of the words
-# before it ("家里有西红柿和鸡蛋，能做啥菜"), not a search of its own
+# "能做点啥" / "可以做点什么吃的": what to cook, with nothing said to cook it with — the question of the words
+# before it ("家里有土豆和牛肉，能做点什么"), not a search of its own
 _WHAT_ALONE = re.compile(r"^(?:那|那么|就|这样)?(?:我|我们|咱|咱们)?(?:还|都|又)?(?:能|可以|可|能够)(?:做|弄|烧|炒|煮|整)"
                          r"(?:点|个|些|出)?(?:什么|啥|哪些)(?:菜|好吃的|吃的|饭|东西)?(?:吃|来)?"
                          r"(?:呢|呀|啊|吗|吧|嘛)*[？?。!！~～\s]*$")
@@ -59,7 +59,7 @@ def _only_foods(text: str) -> bool:
 
 
 def extract_dish(text: str) -> str | None:
-    """The question itself (the search understands it); None when it names nothing (菜谱 / 怎么做 / 能做啥菜)."""
+    """The question itself (the search understands it); None when it names nothing (菜谱 / 怎么做 / 能做点啥)."""
     phrase = clean_query(text)
     if not phrase or not _CONTENT.search(phrase) or _WHAT_ALONE.match(text.strip()):
         return None

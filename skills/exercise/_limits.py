@@ -103,7 +103,7 @@ _FREE = r"(?:有空|有时间|能练|可以练|方便|才有空|才有时间|能
 _BUSY = r"(?:没空|没时间|不行|不可以|不成|不方便|练不了|去不了|要上班|加班|值班|出差|有事|别排|别安排|不要排|不要安排|不排|不安排|空出来)"
 
 
-# a set of days as said ("周二周四", "礼拜二礼拜六", "周一到周三", "周末", "平时"), then free or busy on them:
+# a set of days as said ("周二周四", "礼拜一礼拜四", "周一到周三", "周末", "平时"), then free or busy on them:
 # one statement of free or busy days, for a follow-up of a plan to recognise ("平时要上班 周三周日才可以")
 _DAY_SET = (r"(?:(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟到至~-]|(?:周|星期|礼拜)|[一二三四五六日天](?![点号]))*"
             r"|周末|双休|工作日|上班的日子|上班日|平时|平日|平常)")

@@ -22,7 +22,7 @@ FROM_PANTRY = "用冰箱里的这些能做什么"
 
 
 _ASKED_ABOUT = re.compile(r"^(?P<name>[\u4e00-\u9fff]{1,5}?)(?:还)?(?:剩下?|有)?(?:几|多少)")
-# the item said last: "还有几个蛋", "还剩多少排骨"
+# the item said last: "还有几根黄瓜", "还剩多少排骨"
 _COUNTED = r"个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵"
 _ASKED_LAST = re.compile(rf"(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?(?P<name>(?!{_COUNTED})[\u4e00-\u9fff]{{1,5}}?)"
                          r"(?:了|呀|啊|来着|呢)*[?？吗]?$")
@@ -34,7 +34,7 @@ def extract_item(text: str) -> str | None:
     named = load_catalog().mentions(text)
     if len(named) == 1:
         return str(named[0][1])
-    said = None if named else (_ASKED_LAST.search(text) or _ASKED_ABOUT.match(text))  # "粉丝还有几把", "还有几个蛋"
+    said = None if named else (_ASKED_LAST.search(text) or _ASKED_ABOUT.match(text))  # "粉丝还有几把", "还有几根黄瓜"
     return said.group("name") if said else None
 
 

@@ -29,7 +29,7 @@ TRIGGERS: tuple[Trigger, ...] = (
                 r"(?:个|斤|两|克|公斤|盒|袋|瓶|包|把|块|根|颗|只|枚|条|板|头|棵))(?:了|呀|啊|来着|呢)*[?？吗]?$",
         unless=r"^(?:今天|明天|现在|一共|总共|要|买|需要|你|我|他|她|做|吃|煮|炒|放|用|还要|一周|每天)",
     ),
-    Trigger(  # "还有几个蛋" / "还剩多少排骨": the same question, the item said last
+    Trigger(  # "还有几根黄瓜" / "还剩多少排骨": the same question, the item said last
         "pantry.view", "pantry.view.item_last", order=82,
         pattern=rf"^(?:那|那么|现在)?(?:家里|冰箱里?)?(?:还)?(?:剩下?|有)(?:几|多少)(?:{_COUNTED})?"
                 rf"(?!{_COUNTED})[\u4e00-\u9fff]{{1,5}}?(?:了|呀|啊|来着|呢)*[?？吗]?$",

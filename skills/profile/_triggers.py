@@ -17,7 +17,7 @@ _CONDITION = (r"痛风|高血压|糖尿病|高血脂|乳糖不耐|胃病|胃炎|
 # a height or a weight said by its value alone ("一米八 一百五十斤 帮我记一下", "1米65，52公斤")
 _HEIGHT = r"(?:1|一)米[\d一二三四五六七八九]{0,2}|1\.\d{1,2}米|[12]\d{2}\s*(?:cm|CM|厘米|公分)"
 _WEIGHT = r"(?:\d{2,3}(?:\.\d)?|[一二三四五六七八九]?[十百][一二三四五六七八九十]{0,3})(?:来|多)?\s*(?:斤|公斤|kg|KG|千克)"
-# a discourse marker before what is said of oneself: "对了，我痛风", "另外我有高血压"
+# a discourse marker before what is said of oneself: "对了，我有哮喘", "另外我有高血压"
 _LEAD = r"(?:(?:哦|噢|嗯|啊)?(?:对了|另外|还有|顺便说一下|顺便|忘了说)[，,、\s]*)?"
 _FILLER = r"\s|[，,、。]|我|身高|体重|帮我|给我|你|记一下|记下|记住|记着|记录一下|记上|吧|哈|呀|啊"
 
@@ -46,7 +46,7 @@ TRIGGERS: tuple[Trigger, ...] = (
                r"(?<!不)能吃|可以吃|冰箱|家里|用了|用掉|做了|几两|几斤|几公斤|换算|等于|如何|怎样|治疗|症状|用药|"
                r"注意什么|禁忌|哪些|那些",
     ),
-    Trigger(  # a health condition said of oneself, however long it has been: 我痛风十来年了，记一下
+    Trigger(  # a health condition said of oneself, however long it has been: 我糖尿病好多年了，记一下
         "profile.update", "profile.update.condition", order=120,
         pattern=rf"^{_LEAD}(?:我|本人)(?:有|得了|患有|确诊了?|查出)?(?:点)?(?:{_CONDITION})(?:[^，,。？?]{{0,8}})?(?:[，,。]|$)",
         unless=r"吗|？|\?|怎么|为什么|能不能|能吃|可以吃|什么|啥|哪|提醒|多少|注意|治疗|症状|用药|禁忌",
@@ -70,7 +70,7 @@ TRIGGERS: tuple[Trigger, ...] = (
                 r"|(?:我的?)?(?:BMI|bmi|体质指数)(?:现在|目前|如今)?(?:怎么样|咋样|如何|高不高|高吗|算啥|算什么)"
                 # what is kept about one's health: 我的健康状况你记了哪些 / 我的身体情况
                 r"|我的?(?:身体|健康)(?:情况|状况|状态)(?:[^，,。]{0,6}(?:哪些|啥|什么|怎样|怎么样))?[?？]?$"
-                # the same asked with 有啥/有什么: 我身体有啥情况你记着的 / 我健康上有什么问题你知道吗
+                # the same asked with 有啥/有什么: 我健康上有啥情况你有记录吗 / 我健康上有什么问题你知道吗
                 r"|我的?(?:身体|健康)(?:上)?有(?:啥|什么|哪些)(?:情况|状况|毛病|问题|病)",
     ),
 )

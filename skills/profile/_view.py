@@ -112,7 +112,7 @@ def _missing_value(params: Mapping[str, Any], m: re.Match[str], entity: Entity |
     return {"field": missing} if missing in ("height_cm", "weight_kg") else None
 
 
-# whether a measure shown is all right: "这算正常不", "正常吗", "我这样算胖吗", "标准不" — judged by the BMI
+# whether a measure shown is all right: "这样正常吗", "正常不", "我这样算胖吗", "标准不" — judged by the BMI
 _ASSESS = (r"(?:这|这个|那|那这个?|我这个?|我)?(?:样|数)?(?:现在)?(?:算|是|属于|还算)?(?:不)?"
            r"(?:正常|标准|健康|合适|达标|超标|偏高|偏低|偏胖|偏瘦|超重|胖|瘦)(?:的)?"
            r"(?:吗|不|么|没|嘛|吧|不正常|不标准|范围(?:吗|不|内吗)?)?")
@@ -120,7 +120,7 @@ _ASSESS = (r"(?:这|这个|那|那这个?|我这个?|我)?(?:样|数)?(?:现在)
 
 def _assessed(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
               shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"这算正常不" right after a measure was shown: the BMI, judged against its normal range."""
+    """"这样正常吗" right after a measure was shown: the BMI, judged against its normal range."""
     return {**params, "aspect": "bmi", "judged": True}
 
 

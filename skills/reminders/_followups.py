@@ -65,7 +65,7 @@ def _also(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
 
 def _done(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,
           shown: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """"吃过了" right after a reminder fired: what it asked for is done — acknowledged, nothing to ask."""
+    """"做完了" right after a reminder fired: what it asked for is done — acknowledged, nothing to ask."""
     return {"kind": "done"}
 
 

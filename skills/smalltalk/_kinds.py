@@ -23,7 +23,7 @@ def _k(name: str, pattern: str, *replies: str) -> Kind:
     return Kind(name, re.compile(pattern, re.I), replies)
 
 
-# it is done (what a reminder asked for, a task): "吃过了", "好的 弄完了", "已经交好了", "搞定", "知道了"
+# it is done (what a reminder asked for, a task): "喝过了", "好的 弄完了", "已经交好了", "搞定", "知道了"
 DONE_SAID = (r"^(?:好的?|嗯+|哦+|噢|行|ok)?[，,。\s]*(?:我)?(?:已经|都|刚|刚刚|早就?)?"
              r"(?:[\u4e00-\u9fff]{1,2}(?:过|完|好)了|搞定了?|完成了|知道了|收到了?)[啊呀吧哦啦!！。~～]*$")
 
