@@ -16,8 +16,8 @@ from runtime.parsers.slots import parse_duration
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
-__all__ = ["Span", "ahead_minutes", "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question",
-           "operations", "ordinals", "unexplained", "value_spans", "yes_no"]
+__all__ = ["Span", "ahead_minutes", "asks_again_now", "clauses", "explained", "follow_up_fragment", "is_correction",
+           "is_elliptical_question", "operations", "ordinals", "unexplained", "value_spans", "yes_no"]
 
 Span = tuple[int, int]
 
@@ -211,3 +211,13 @@ def is_correction(text: str) -> bool:
     """"不对，是6个人" / "改成9点半": the message corrects what was said or done last."""
     t = text.strip()
     return _CORRECTED.match(t) is not None or re.sub(_LEAD, "", t).startswith(("改成", "改为", "换成", "改到"))
+
+
+# only "now", asked: 现在呢 / 那现在呢 / 这下呢 / 现在怎么样了 / 现在有哪些了
+_NOW_AGAIN = re.compile(r"^(?:那|那么|所以)?(?:现在|目前|这会儿|这下|这样)(?:的话)?(?:呢|怎么样了?|咋样了?|如何了?|"
+                        r"有哪些了?|有什么了?|有啥了?|是什么样|变成什么样了?)[?？。!！~～]*$")
+
+
+def asks_again_now(text: str) -> bool:
+    """"现在呢": the message asks only how things stand now (the last question again, at this moment)."""
+    return _NOW_AGAIN.match(text.strip()) is not None

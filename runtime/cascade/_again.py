@@ -3,19 +3,13 @@ before the change, at this moment ("我有哪些提醒" · "明早8点提醒我�
 
 from __future__ import annotations
 
-import re
-
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
+from runtime.lexicon import asks_again_now
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
 
 __all__ = ["asked_again_now"]
-
-# only "now", asked: 现在呢 / 那现在呢 / 这下呢 / 现在怎么样了 / 现在有哪些了
-_NOW_AGAIN = re.compile(r"^(?:那|那么|所以)?(?:现在|目前|这会儿|这下|这样)(?:的话)?(?:呢|怎么样了?|咋样了?|如何了?|"
-                        r"有哪些了?|有什么了?|有啥了?|是什么样|变成什么样了?)[?？。!！~～]*$")
-
 
 def asked_again_now(turn: TurnInput, registry: SkillRegistry, confidence: float) -> Match | None:
     """"And now?" right after a write: the look-up of that skill shown before it, asked again, else the
@@ -23,7 +17,7 @@ def asked_again_now(turn: TurnInput, registry: SkillRegistry, confidence: float)
     "现在" is a value of its own (现在的天气)."""
     focus = turn.focus
     found = registry.for_intent(focus.intent) if focus is not None else None
-    if focus is None or found is None or found[1].read_only or not _NOW_AGAIN.match(turn.text.strip()):
+    if focus is None or found is None or found[1].read_only or not asks_again_now(turn.text):
         return None
     skill = found[0]
     mine = {a.intent for a in skill.actions if a.read_only}
