@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
-
 from runtime import texts
 from runtime._apply_common import Carrier, rebind, repeat_pending
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
-from runtime._slots import amended, another_thing, extract_all
+from runtime._slots import amended
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
@@ -104,14 +100,14 @@ def _reset(engine: Carrier, turn: TurnState, match: Match, view: RouterView, sum
 
 
 def _answer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    if match.also:
-        engine.dialogue.run_read_only(turn, match.also, match.also_text)
+    if match.also and match.also_frame is not None:
+        engine.dialogue.run_read_only(turn, match.also, match.also_frame)
     session, value = turn.ctx.active, match.params.get("value")
     said = describe_params({session.expected_input.field: value}) \
         if view.clarifying and session is not None and session.expected_input is not None else ""
     if said:  # a numbered list also stood: say which question the answer went to
         turn.say(texts.NOTED.format(what=said))
-    engine.dialogue.answer(turn, value, text=view.text)
+    engine.dialogue.answer(turn, value, turn.frame)
 
 
 def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
@@ -200,7 +196,8 @@ def _choice(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
                                                           or turn.ctx.pending_confirmation is not None):
         engine.dialogue.pause_active(turn)  # the waiting task is kept and offered again afterwards
         turn.ctx.topic_version += 1
-    if option.intent in not_a_task or not _start(engine, turn, option.intent, clar.text, option.params):
+    if option.intent in not_a_task or not engine.dialogue.start(turn, option.intent, engine.parser.again(clar.text, turn.now),
+                                                                 dict(option.params)):
         turn.say("好的。" + texts.help_text(engine.registry))
 
 
@@ -215,29 +212,29 @@ def _clarify(engine: Carrier, turn: TurnState, match: Match, view: RouterView, s
     options.append(ClarifyOption(label="都不是", intent="unknown"))
     lines = [f"{i}. {o.label}" for i, o in enumerate(options, 1)]
     question = "\n".join([head, *lines, texts.CLARIFY_TAIL])
-    turn.ctx.clarification = Clarification(text=view.text, question=question, options=options, asked_at=turn.now)
+    turn.ctx.clarification = Clarification(text=turn.frame.keep(), question=question, options=options,
+                                           asked_at=turn.now)
     turn.say(question)
 
 
 def _intent(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    ctx, dialogue, intent = turn.ctx, engine.dialogue, match.intent
-    if match.also and dialogue.run_read_only(turn, match.also, match.also_text):
+    ctx, dialogue, intent, frame = turn.ctx, engine.dialogue, match.intent, turn.frame
+    if match.also and match.also_frame is not None and dialogue.run_read_only(turn, match.also, match.also_frame):
         # "周五晚上8点提醒我开会，周五是几号啊": the question answered, the task started from the rest
-        rest = "，".join(c for c in (view.text.replace(match.also_text, "，").split("，")) if c.strip())
-        view = replace(view, text=rest)
+        frame = match.frame or frame
     active = ctx.active
     action = engine.registry.action(active.skill, active.action) if active is not None else None
     if active is not None and active.intent == intent and action is not None \
-            and not another_thing(action, active.params, view.text, turn.now,
-                                  asked=active.expected_input.field if active.expected_input else None):
+            and not frame.another_thing(action, active.params,
+                                        asked=active.expected_input.field if active.expected_input else None):
         params = dict(match.params)
         if action is not None:
-            active.params.update({**extract_all(action, view.text, turn.now), **params})
+            active.params.update({**frame.slots(action), **params})
             active.expected_input = None
             dialogue.advance(turn, active, action)
             return
     if active is not None or ctx.pending_confirmation is not None:
-        if intent in engine.read_only and dialogue.run_read_only(turn, intent, view.text):
+        if intent in engine.read_only and dialogue.run_read_only(turn, intent, frame):
             repeat_pending(turn)
             return
         dialogue.pause_active(turn)
@@ -247,34 +244,30 @@ def _intent(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     found = engine.registry.for_intent(intent)
     by_model = match.stage is Stage.LLM_ROUTER or (
         match.stage is Stage.INTENT_MODEL and found is not None and found[1].keeps)
-    if not engine.dialogue.start(turn, intent, view.text, dict(match.params), by_model=by_model):
+    if not engine.dialogue.start(turn, intent, frame, dict(match.params), by_model=by_model):
         unknown(engine, turn, match, view, summary)
-
-
-def _start(engine: Carrier, turn: TurnState, intent: str, text: str, params: Mapping[str, Any]) -> bool:
-    return engine.dialogue.start(turn, intent, text, dict(params))
 
 
 def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
-    parts = [str(p) for p in match.params.get("parts") or ()]
+    parts = list(match.params.get("parts") or ())
     together = list(match.params.get("together") or ())
-    for n, text in enumerate(parts):
+    for n, part in enumerate(parts):
         ctx = turn.ctx
         held = ctx.pending_confirmation
         if n and held is not None and ctx.active is None and ctx.clarification is None \
                 and n < len(together) and together[n] and together[n - 1]:
             # complete writes side by side: each asked now, one yes for all ("今天称了65公斤 还跑了半小时步")
             ctx.pending_confirmation = None
-            engine.run_part(turn, text, n)
+            engine.run_part(turn, part, n)
             if ctx.pending_confirmation is not None and ctx.active is None and ctx.clarification is None:
                 held.also.append(ctx.pending_confirmation)
             ctx.pending_confirmation = held
             continue
         if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
-            ctx.queued = parts[n:] + ctx.queued
+            ctx.queued = [p.keep() for p in parts[n:]] + ctx.queued
             break
-        engine.run_part(turn, text, n)
+        engine.run_part(turn, part, n)
     pending = turn.ctx.pending_confirmation
     if pending is not None and pending.also:
         turn.say(texts.CONFIRM_ALL.format(n=texts.count_word(1 + len(pending.also))))

@@ -9,6 +9,7 @@ from runtime._dialogue import CONFIRM_TTL, Dialogue
 from runtime._turnstate import TurnState
 from runtime.context import PausedTask
 from runtime.skill import SkillRegistry
+from runtime.understand.frame import Frame, Parser
 
 __all__ = ["Carrier", "rebind", "repeat_pending"]
 
@@ -22,9 +23,10 @@ class Carrier(Protocol):
     read_only: frozenset[str]
     writes: frozenset[str]
     cascade: Any
+    parser: Parser
 
-    def run_part(self, turn: TurnState, text: str, part: int) -> None:
-        """Decide and carry out ``text`` as one request of the turn's message (its ``part``-th)."""
+    def run_part(self, turn: TurnState, frame: Frame, part: int) -> None:
+        """Decide and carry out ``frame`` as one request of the turn's message (its ``part``-th)."""
 
 
 MAX_REPEATS = 2

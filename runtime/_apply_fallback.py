@@ -3,36 +3,32 @@ agent when a model is configured, else an honest "not yet" (the feature list off
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from runtime import texts
 from runtime._apply_common import Carrier, repeat_pending
-from runtime._slots import extract_all
 from runtime._turnstate import TurnState
 from runtime.cascade import Kind, Match
-from runtime.cascade.fallback import bundle_for, tools_for_turn
+from runtime.cascade.fallback import bundle_of, tools_for_turn
 from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
 
 __all__ = ["unknown"]
 
-_FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
-
 
 def unknown(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Small talk in kind, the agent, or "not yet" — never a stack trace, never silence."""
     talk = engine.registry.fallback()
     chat = match.kind is Kind.CHITCHAT
-    recognised = bool(talk and extract_all(talk[1], view.text, turn.now))
+    frame = turn.frame
+    recognised = bool(talk and frame.slots(talk[1]))
     model = turn.llm is not None and (turn.llm.is_configured("chat") or turn.llm.is_configured("tool_agent"))
     if talk is not None and (recognised or (chat and not model)):  # small talk the skill covers: no model
         spec, action = talk
         turn.trace.skill, turn.trace.action = spec.name, action.name
-        said = engine.dialogue.run(turn, spec.name, action, extract_all(action, view.text, turn.now),
-                                   turn.inbound.msg_id)
+        said = engine.dialogue.run(turn, spec.name, action, frame.slots(action), turn.inbound.msg_id)
         # a request it cannot do stays "unknown", told so in kind
         turn.trace.intent = action.intent if said is not None and said.ok else UNKNOWN
         repeat_pending(turn)
@@ -45,14 +41,14 @@ def unknown(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     # what the turn says without a model: given on any model failure, and when the model's text is refused
     offline = _talked(engine, turn, talk[1]) if chat and talk is not None else _offline_text(engine, turn, view)
     tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), engine.read_only, lambda: turn.now)
-    choice = bundle_for(view.text, engine.registry.objects)
+    choice = bundle_of([o for o in engine.registry.objects if frame.hints(o)])
     outcome = engine.cascade.fallback.handle(view, summary, tools, llm=turn.llm, choice=choice, offline=offline)
     turn.trace.detail = f"fallback {outcome.bundle.value}: {outcome.stopped.value}"
     turn.trace.errors.extend(outcome.errors)
     if outcome.pending is not None and outcome.pending.intent in engine.writes:
         turn.trace.intent = outcome.pending.intent
         engine.dialogue.pause_active(turn)
-        if engine.dialogue.start(turn, outcome.pending.intent, view.text, dict(outcome.pending.params), by_model=True):
+        if engine.dialogue.start(turn, outcome.pending.intent, frame, dict(outcome.pending.params), by_model=True):
             return
     reply = outcome.reply or offline
     if reply == offline and not chat:
@@ -64,20 +60,20 @@ def unknown(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
 def _talked(engine: Carrier, turn: TurnState, action: Any) -> str:
     """The small-talk skill's own reply to the message (no state changes)."""
     view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
-                          params=extract_all(action, turn.inbound.text, turn.now))
+                          params=turn.frame.slots(action))
     return str(action.run(view, view.params, engine.dialogue.services).reply)
 
 
 def _offline_text(engine: Carrier, turn: TurnState, view: RouterView) -> str:
     """What :func:`_offline_reply` would say, without noting that the feature list was offered."""
-    if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
+    if turn.frame.foreign:
         return texts.ONLY_CHINESE
     return texts.UNKNOWN_SHORT if turn.ctx.summary.help_offered else texts.unknown(engine.registry)
 
 
 def _offline_reply(engine: Carrier, turn: TurnState, view: RouterView) -> str:
     """A message nothing explained: the feature list offered once, not on every miss."""
-    if _FOREIGN.fullmatch(view.text.strip()) and len(re.findall(r"[A-Za-z]{2,}", view.text)) >= 2:
+    if turn.frame.foreign:
         return texts.ONLY_CHINESE  # "remind me to call mom tomorrow"
     summary = turn.ctx.summary
     if not summary.help_offered:

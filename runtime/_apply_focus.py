@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from runtime._apply_common import Carrier, repeat_pending
 from runtime._apply_fallback import unknown
-from runtime._slots import extract_all, moved_earlier, time_slots, with_defaults
+from runtime._slots import moved_earlier, time_slots, with_defaults
 from runtime._turnstate import TurnState
 from runtime.cascade import Match
 from runtime.context import SkillSession
 from runtime.skill import SlotType
+from runtime.understand.frame import Frame
 from runtime.views import ModelSummary, RouterView
 
 __all__ = ["follow_up", "refer"]
@@ -17,22 +18,25 @@ __all__ = ["follow_up", "refer"]
 
 def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
     """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
-    ctx, fragment = turn.ctx, str(match.params.get("fragment") or "")
+    ctx, fragment = turn.ctx, match.params.get("fragment")
     frame = ctx.focus
     found = engine.registry.for_intent(frame.intent) if frame else None
     if frame is None or found is None:
         unknown(engine, turn, match, view, summary)
         return
     spec, action = found
+    if not isinstance(fragment, Frame):
+        unknown(engine, turn, match, view, summary)
+        return
     ahead = match.params.get("ahead")
     if isinstance(ahead, int | float):  # "提前半小时提醒我": the same task, its time moved earlier
         names = time_slots(engine.registry, frame.intent, frame.params)
         params = moved_earlier(frame.params, names, float(ahead)) if names else None
     elif action.follow_up is not None:
-        changed = action.follow_up(frame.params, fragment)
+        changed = fragment.follow_up(action, frame.params)
         params = dict(changed) if changed else None
     else:
-        extra = extract_all(action, fragment, turn.now)
+        extra = fragment.slots(action)
         for slot in action.slots:  # "不要羊肉" after a plan adds to what was ruled out before
             before = frame.params.get(slot.name)
             if slot.parser is SlotType.TEXT_LIST and isinstance(before, list) and isinstance(extra.get(slot.name), list):
@@ -46,7 +50,7 @@ def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
         if action.amend is None or not match.params.get("correction"):
             unknown(engine, turn, match, view, summary)
             return
-        amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment}
+        amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment.keep()}
         if action.writes:  # a write's correction is a write too: yes/no first
             engine.dialogue.ask_amend(turn, spec.name, action, amended)
             return
@@ -77,7 +81,7 @@ def refer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
     spec, action = found
     params = dict(match.params.get("params") or {})
     if not action.read_only:  # what else the message says for it ("第二个改到后天": the new time)
-        for name, value in extract_all(action, view.text, turn.now).items():
+        for name, value in (match.frame or turn.frame).slots(action).items():
             params.setdefault(name, value)
     turn.trace.skill, turn.trace.action = spec.name, action.name
     if ctx.active is not None or ctx.pending_confirmation is not None:

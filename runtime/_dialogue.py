@@ -7,15 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._slots import (
-    USE_DEFAULT,
-    extract_all,
-    missing_slots,
-    plain,
-    to_confirm,
-    typed,
-    with_defaults,
-)
+from runtime._slots import missing_slots, plain, to_confirm, with_defaults
 from runtime._turnstate import TurnState
 from runtime.context import (
     Clarification,
@@ -27,10 +19,9 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
-from runtime.lexicon import unexplained
-from runtime.parsers.timephrase import leaning
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
 from runtime.summary import apply_facts, default_for, describe_params
+from runtime.understand import USE_DEFAULT, Frame, leaning, typed_params
 from runtime.views import make_exec_view
 
 SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps the place it was about
@@ -50,28 +41,29 @@ class Dialogue:
         self.confirm_ttl = confirm_ttl
 
     # -- starting and continuing -------------------------------------------------------------
-    def start(self, turn: TurnState, intent: str, text: str, params: dict[str, Any] | None = None, *,
+    def start(self, turn: TurnState, intent: str, frame: Frame, params: dict[str, Any] | None = None, *,
               by_model: bool = False) -> bool:
-        """Start ``intent`` from ``text``; False when no skill serves it. ``by_model``: the intent or some
-        params came from a model, so anything but a read is confirmed with the user first (DESIGN §5)."""
+        """Start ``intent`` from the message ``frame``; False when no skill serves it. ``by_model``: the intent
+        or some params came from a model, so anything but a read is confirmed with the user first (DESIGN §5)."""
         found = self.registry.for_intent(intent)
         if found is None:
             return False
         spec, action = found
-        text = self._resolved(turn, text)
-        collected = extract_all(action, text, turn.now)
-        collected.update(typed(action, params or {}, turn.now))
+        if turn.focus is not None:  # "那天" said of the one day just shown: that day
+            frame = frame.resolved(turn.focus.entities, self.registry)
+        collected = frame.slots(action)
+        collected.update(typed_params(action, params or {}, turn.now))
         remembered = turn.ctx.summary.constraints
         for slot in action.slots:  # an optional count the conversation already settled (a plan's people)
             if not slot.required and slot.parser == "count" and slot.name not in collected \
                     and isinstance(remembered.get(slot.name), int | float):
                 collected[slot.name] = remembered[slot.name]
-        frame = turn.ctx.focus
-        if frame is not None and frame.intent == intent and turn.now - frame.at <= SAME_QUERY_TTL:
+        shown = turn.ctx.focus
+        if shown is not None and shown.intent == intent and turn.now - shown.at <= SAME_QUERY_TTL:
             for slot in action.slots:  # "要穿羽绒服吗" right after 北京's weather: still 北京
                 if slot.standalone and not slot.required and slot.name not in collected \
-                        and isinstance(frame.params.get(slot.name), str):
-                    collected[slot.name] = frame.params[slot.name]
+                        and isinstance(shown.params.get(slot.name), str):
+                    collected[slot.name] = shown.params[slot.name]
         paused = next((p for p in reversed(turn.ctx.paused) if p.session.intent == intent), None)
         if paused is not None:  # the same task again: carry on with the paused one, the new words win
             turn.ctx.paused.remove(paused)
@@ -83,27 +75,8 @@ class Dialogue:
         self.advance(turn, session, action)
         return True
 
-    def _resolved(self, turn: TurnState, text: str) -> str:
-        """``text`` with a word pointing at the one entity just shown ("那天") replaced by what it names."""
-        focus = turn.focus
-        if focus is None or not text:
-            return text
-        for entity in focus.entities:
-            obj = self.registry.object(entity.kind)
-            phrase = entity.attrs.get("phrase")
-            if obj is None or not isinstance(phrase, str) or sum(e.kind == entity.kind for e in focus.entities) != 1:
-                continue
-            for word in sorted(obj.refers, key=len, reverse=True):
-                if word in text:
-                    return text.replace(word, phrase, 1)
-            for word in sorted(obj.anchors, key=len, reverse=True):
-                at = text.find(word)
-                if at >= 0 and not unexplained(text[:at], []):  # "前一天早上9点提醒我…": counted from that day
-                    return f"{text[:at]}{phrase}{text[at:]}"
-        return text
-
-    def answer(self, turn: TurnState, value: Any, *, text: str = "") -> None:
-        """Store the answer to the expected field (and any other slot in ``text``) and move on."""
+    def answer(self, turn: TurnState, value: Any, frame: Frame) -> None:
+        """Store the answer to the expected field (and any other slot the message says) and move on."""
         session = turn.ctx.active
         assert session is not None and session.expected_input is not None
         field = session.expected_input.field
@@ -118,7 +91,7 @@ class Dialogue:
         if action is None:
             turn.ctx.active = None
             return
-        for name, extra in extract_all(action, text, turn.now).items():
+        for name, extra in frame.slots(action).items():
             session.params.setdefault(name, extra)
         turn.trace.skill, turn.trace.action = session.skill, session.action
         self.advance(turn, session, action)
@@ -241,7 +214,7 @@ class Dialogue:
         apply_facts(turn.ctx.summary, result.facts)
         if result.choices:
             turn.ctx.clarification = Clarification(
-                text=turn.inbound.text, question=result.reply, asked_at=turn.now,
+                text=turn.frame.keep(), question=result.reply, asked_at=turn.now,
                 options=[ClarifyOption(label=c.label, intent=c.intent, params=dict(c.params)) for c in result.choices])
         if (result.ok or result.asks) and not action.fallback:  # small talk leaves the focus where it was
             self._show(turn, skill, action.name, action.intent, params, result)
@@ -267,13 +240,13 @@ class Dialogue:
         turn.focus = turn.ctx.focus
         turn.showed = True
 
-    def run_read_only(self, turn: TurnState, intent: str, text: str) -> bool:
+    def run_read_only(self, turn: TurnState, intent: str, frame: Frame) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""
         found = self.registry.for_intent(intent)
         if found is None or found[1].writes:
             return False
         spec, action = found
-        params = extract_all(action, text, turn.now)
+        params = frame.slots(action)
         if missing_slots(action, params, [s.name for s in action.slots]):
             return False
         self.run(turn, spec.name, action, with_defaults(action, params), turn.inbound.msg_id)

@@ -9,6 +9,7 @@ from typing import Any
 from runtime.context import ConversationRuntimeContext, Focus
 from runtime.skill import SkillRegistry
 from runtime.turn import Inbound, StateSnapshot, TurnTrace
+from runtime.understand.frame import Frame
 
 
 @dataclass
@@ -16,6 +17,7 @@ class TurnState:
     """Context copy, clock, replies and trace of the turn being processed."""
 
     inbound: Inbound
+    frame: Frame  # the message (or the part of it being carried out), as parsed
     ctx: ConversationRuntimeContext
     now: datetime
     tz: str

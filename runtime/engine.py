@@ -15,9 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from runtime._apply import apply_match
-from runtime._dialect import mandarin
 from runtime._dialogue import Dialogue
-from runtime._hanzi import simplified
 from runtime._slots import plain
 from runtime._turnstate import TurnState, snapshot
 from runtime.cascade import Cascade, Kind, Match, TurnInput
@@ -27,6 +25,7 @@ from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
 from runtime.summary import build_model_summary
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
+from runtime.understand import Frame, Language, Parser
 from runtime.views import RouterView
 
 log = logging.getLogger(__name__)
@@ -47,7 +46,8 @@ class Engine:
         self._zone = ZoneInfo(tz)
         self.dialogue = Dialogue(registry, services)
         self.llm: LLM = llm if llm is not None else NoLLM()
-        self.cascade = Cascade(registry, self.llm, intent_model=intent_model, intent_threshold=intent_threshold)
+        self.parser = Parser(Language.of(registry, model=intent_model))
+        self.cascade = Cascade(self.parser.lang, self.llm, intent_threshold=intent_threshold)
         self.read_only = registry.read_only_intents()
         self.writes = registry.write_intents()
 
@@ -120,7 +120,8 @@ class Engine:
         carrying it out (tests, admin). Deciding never changes the context."""
         ctx = ctx if ctx is not None else self.store.load(inbound.user)
         now = inbound.at.astimezone(self._zone)
-        turn = TurnState(inbound=inbound, ctx=ctx, now=now, tz=self.tz, trace=TurnTrace(), llm=None)
+        turn = TurnState(inbound=inbound, frame=self.parser.parse(inbound.text, now), ctx=ctx, now=now, tz=self.tz,
+                         trace=TurnTrace(), llm=None)
         return self.cascade.decide(self._turn_input(turn))
 
     def peek(self, user: str) -> ConversationRuntimeContext:
@@ -130,12 +131,11 @@ class Engine:
     # -- one attempt -------------------------------------------------------------------------
     def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
         now = inbound.at.astimezone(self._zone)
-        text = mandarin(simplified(inbound.text))
-        if text != inbound.text:  # 繁體 is read as 简体, written Cantonese as Mandarin, by every stage and skill
-            inbound = inbound.model_copy(update={"text": text})
+        frame = self.parser.parse(inbound.text, now)  # the message is read here, once; never again after
         trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
                           state_before=snapshot(ctx, self.registry))
-        turn = TurnState(inbound=inbound, ctx=ctx, now=now, tz=self.tz, trace=trace, llm=MeteredLLM(self.llm))
+        turn = TurnState(inbound=inbound, frame=frame, ctx=ctx, now=now, tz=self.tz, trace=trace,
+                         llm=MeteredLLM(self.llm))
         if ctx.clarification is not None and now - ctx.clarification.asked_at > CLARIFY_TTL:
             ctx.clarification = None
         decided = self._turn_input(turn)
@@ -165,12 +165,12 @@ class Engine:
         trace.state_after = snapshot(ctx, self.registry)
         return turn
 
-    def run_part(self, turn: TurnState, text: str, part: int) -> None:
-        """Decide and carry out ``text`` as the ``part``-th request of the turn's message (a write of a part
+    def run_part(self, turn: TurnState, frame: Frame, part: int) -> None:
+        """Decide and carry out ``frame`` as the ``part``-th request of the turn's message (a write of a part
         is keyed by the message id and the part, so a retried message repeats nothing)."""
-        whole = turn.inbound
-        turn.inbound = whole.model_copy(update={"text": text, "msg_id": whole.msg_id if not part
-                                                else f"{whole.msg_id}:{part}"})
+        whole, said = turn.inbound, turn.frame
+        turn.inbound = whole.model_copy(update={"msg_id": whole.msg_id if not part else f"{whole.msg_id}:{part}"})
+        turn.frame = frame
         try:
             decided = self._turn_input(turn)
             match = self.cascade.decide(decided)
@@ -178,21 +178,22 @@ class Engine:
                 turn.trace.detail += f"; then {match.intent}"
             apply_match(self, turn, match, decided.view, decided.summary)
         finally:
-            turn.inbound = whole
+            turn.inbound, turn.frame = whole, said
 
     def _carry_on(self, turn: TurnState) -> None:
         """Requests of an earlier message that waited for an answer: carried out once nothing waits."""
         ctx, part = turn.ctx, 100
         while ctx.queued and ctx.active is None and ctx.pending_confirmation is None and ctx.clarification is None:
             part += 1
-            self.run_part(turn, ctx.queued.pop(0), part)
+            self.run_part(turn, self.parser.again(ctx.queued.pop(0), turn.now), part)
 
     def _turn_input(self, turn: TurnState) -> TurnInput:
         """The frozen views of the turn and the shape of its conversation (DESIGN §3.5)."""
         ctx = turn.ctx
         focus = _alive(ctx, ctx.focus, turn.now)
         earlier = tuple(f for f in ctx.earlier if _alive(ctx, f, turn.now) is not None) if focus else ()
-        return TurnInput(view=self._router_view(turn, focus), summary=build_model_summary(ctx, self.registry.task_name),
+        return TurnInput(view=self._router_view(turn, focus), frame=turn.frame,
+                         summary=build_model_summary(ctx, self.registry.task_name),
                          now=turn.now, session=ctx.active, pending=ctx.pending_confirmation,
                          clarification=ctx.clarification, focus=focus, earlier=earlier, llm=turn.llm)
 
@@ -203,7 +204,7 @@ class Engine:
         expected = active.expected_input if active else None
         clar = ctx.clarification
         return RouterView(
-            text=inbound.text, origin=str(inbound.origin), event=inbound.event, key=inbound.key,
+            text=turn.frame.for_model(), origin=str(inbound.origin), event=inbound.event, key=inbound.key,
             active_skill=active.skill if active else None, active_intent=active.intent if active else None,
             expected_field=expected.field if expected else None, expected_type=expected.type if expected else None,
             expected_options=tuple(o.label for o in clar.options) if clar else (),

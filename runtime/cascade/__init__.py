@@ -9,17 +9,12 @@ fallback (small talk, or the agent). Deciding never changes the context; the eng
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
-from typing import Any
 
-from runtime._slots import extract_all, missing_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.cascade._pick import pick
-from runtime.cascade.compound import CompoundStage
+from runtime.cascade.compound import CompoundStage, PieceReader
 from runtime.cascade.confirmation import ConfirmationStage
 from runtime.cascade.control import ControlStage
 from runtime.cascade.domain import DomainStage
@@ -29,45 +24,40 @@ from runtime.cascade.fallback import FallbackStage
 from runtime.cascade.focus import FocusStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
-from runtime.cascade.rules import RuleRouter, rules_from
-from runtime.lexicon import operations
 from runtime.llm import LLM
 from runtime.llm.routing import labels_from_registry
-from runtime.skill import UNKNOWN, Operation, SkillRegistry
+from runtime.skill import UNKNOWN, Operation
 from runtime.turn import Stage
-from runtime.views import ModelSummary, RouterView
+from runtime.understand.frame import Language
 
 __all__ = ["Cascade", "Kind", "Match", "TurnInput"]
 
-_SENTENCE_END = re.compile(r"[？?！!。]+")
 Decider = Callable[[TurnInput], Match | None]
+RULES_CONFIDENCE = 0.95
 
 
 class Cascade:
     """Builds every decider once from the registry; :meth:`decide` runs them in :attr:`order`."""
 
-    def __init__(self, registry: SkillRegistry, llm: LLM, *, intent_model: Any = None,
-                 intent_threshold: float = 0.6) -> None:
+    def __init__(self, lang: Language, llm: LLM, *, intent_threshold: float = 0.6) -> None:
+        registry = lang.registry
         self.registry = registry
         self.read_only = registry.read_only_intents()
         talk = registry.fallback()
         self.small_talk = talk[1].intent if talk else None
-        self.rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents() | {UNKNOWN},
-                                small_talk=self.small_talk)
         self.event = EventStage(registry.menu_keys(), welcome_intent=self.small_talk or "unknown")
         self.control = ControlStage()
-        self.expected = ExpectedInputStage(registry, self.rules)
+        self.expected = ExpectedInputStage(registry)
         self.confirmation = ConfirmationStage(registry)
-        self.focus = FocusStage(registry, self.rules)
+        self.focus = FocusStage(registry, lang.rules)
         self.domain = DomainStage(registry)
-        self.intent_model = IntentModelStage(intent_model, threshold=intent_threshold,
+        self.intent_model = IntentModelStage(threshold=intent_threshold,
                                              known_intents=registry.intents(), task_intents=registry.task_intents(),
                                              small_talk=self.small_talk)
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
-        self.compound = CompoundStage(self._read_piece, self._shares, self._complete, self.read_only,
-                                      registry.write_intents(), extends=self._extends)
-        self._object_words = [o.hints for o in registry.objects]
+        self.compound = CompoundStage(PieceReader(lang, self.domain, intent_threshold), self.read_only,
+                                      registry.write_intents())
         # intents that delete or postpone something: a model may only propose them for a thing the message names
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
         self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
@@ -81,7 +71,7 @@ class Cascade:
             ("focus", self.focus.match),
             ("focus_then", self._focus_then),
             ("compound", self.compound.match),
-            ("rules", lambda t: self._mixed(t, self.rules.match(t.view))),
+            ("rules", lambda t: self._mixed(t, self._rules(t))),
             ("domain", lambda t: self._mixed(t, self.domain.match(t))),
             ("intent_model", self._intent_model),
             ("invalid", self.expected.invalid),
@@ -95,19 +85,30 @@ class Cascade:
         found = next(m for _, decide in self.order if (m := decide(turn)) is not None)
         view = turn.view
         if view.expected_field is not None and found.stage not in (Stage.EXPECTED_INPUT, Stage.CONTROL):
-            found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(view)}")
+            found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(turn)}")
         return found
+
+    def _rules(self, turn: TurnInput) -> Match | None:
+        """The skills' routing rule that reads the message, as its intent (small talk and out-of-scope too)."""
+        if turn.view.origin not in ("text", "voice", "menu") or turn.frame.empty:
+            return None
+        found = turn.frame.rule
+        if found is None:
+            return None
+        intent, name = found
+        kind = Kind.CHITCHAT if intent == self.small_talk else Kind.UNKNOWN if intent == UNKNOWN else Kind.INTENT
+        return Match(Stage.RULES, kind, intent=intent, confidence=RULES_CONFIDENCE, detail=f"rule {name}")
 
     def _focus_then(self, turn: TurnInput) -> Match | None:
         """A question about what was just shown, then a request of its own ("前一天就是除夕吧？那天下午4点提醒我
         去接爸妈"): the question answered first (its answer becomes the focus), then the request."""
         if turn.focus is None or turn.session is not None or turn.pending is not None:
             return None
-        cut = _SENTENCE_END.search(turn.text)
-        if cut is None or not turn.text[cut.end():].strip():
+        cut = turn.frame.sentences()
+        if cut is None:
             return None
-        head, tail = turn.text[:cut.end()], turn.text[cut.end():].strip()
-        found = self.focus.match(replace(turn, view=replace(turn.view, text=head)))
+        head, tail = cut
+        found = self.focus.match(replace(turn, frame=head))
         if found is None or found.kind is not Kind.REFER or found.intent not in self.read_only:
             return None
         return Match(found.stage, Kind.COMPOUND, intent=found.intent, confidence=found.confidence,
@@ -115,7 +116,7 @@ class Cascade:
                      detail=f"{found.detail}; then the rest as a request of its own")
 
     def _control(self, turn: TurnInput) -> Match | None:
-        found = self.control.match(turn.view)
+        found = self.control.match(turn)
         if found is not None and found.kind is Kind.CANCEL and turn.session is None and turn.pending is None \
                 and not turn.view.has_paused:
             return self.focus.undo(turn, bare=True) or found  # "算了不用了" right after a reminder was set
@@ -124,14 +125,15 @@ class Cascade:
     def _mixed(self, turn: TurnInput, found: Match | None) -> Match | None:
         """A task with a read-only question beside it: the task from the rest, the question answered too."""
         if found is not None and found.kind is Kind.INTENT and found.intent not in self.read_only:
-            side = self.expected.side_question(turn.view.text, found.intent)
+            side = self.expected.side_question(turn.frame, found.intent)
             if side is not None:
-                found = replace(found, also=side[0], also_text=side[1], detail=f"{found.detail}; also {side[0]}")
+                found = replace(found, also=side[0], also_frame=side[1], frame=side[2],
+                                detail=f"{found.detail}; also {side[0]}")
         return found
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         routable = self.llm_router.applies(turn.view)
-        if routable and self.intent_model.unsure(turn.view):
+        if routable and self.intent_model.unsure(turn):
             return None  # the calibrated reading is unsure: the router decides, else the no-model answer
         found = self._read_alone(turn)
         if routable and turn.view.expected_field is None and self._names_domain(turn, found):
@@ -144,7 +146,7 @@ class Cascade:
 
     def _read_alone(self, turn: TurnInput) -> Match | None:
         """The intent model's reading (with a read-only question beside a task)."""
-        found = self._mixed(turn, self.intent_model.match(turn.view))
+        found = self._mixed(turn, self.intent_model.match(turn))
         if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
                 and not self._small_talk_said(turn):
             return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
@@ -155,8 +157,8 @@ class Cascade:
         small-talk skill does not recognise it ("我老是忘记吃药" → a reminder?); only requests the intent
         model finds plausible are offered ("放一首忘情水" names no reminder)."""
         if turn.view.expected_field is None and self._names_domain(turn, found) and not self._small_talk_said(turn):
-            plausible = self.intent_model.plausible(turn.view)
-            options = tuple(o for o in self.domain.guesses(turn.text) if plausible is None or o in plausible)
+            plausible = self.intent_model.plausible(turn)
+            options = tuple(o for o in self.domain.guesses(turn.frame) if plausible is None or o in plausible)
             if options:
                 return Match(Stage.INTENT_MODEL, Kind.CLARIFY, intent=options[0], confidence=0.5,
                              options=tuple((o, o) for o in options),
@@ -166,60 +168,12 @@ class Cascade:
     def _names_domain(self, turn: TurnInput, found: Match | None) -> bool:
         """Whether a message read as chat, out of scope or nothing names an object or operation of the domain."""
         return (found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)) and bool(
-            operations(turn.text) or any(p.search(turn.text) for p in self._object_words))
-
-    def _read_piece(self, text: str) -> str | None:
-        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
-        model's sure reading of a complete request), if any."""
-        found = self.rules.classify(text)
-        if found is not None:
-            return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
-        view = RouterView(text=text, origin="text")
-        domain = self.domain.match(TurnInput(view=view, summary=ModelSummary(text=""), now=datetime.now()))
-        if domain is not None and domain.kind is Kind.INTENT and (
-                domain.intent not in self.read_only or self._complete(domain.intent, text)):
-            return domain.intent  # a question that cannot be asked alone ("能做点啥") asks about the piece before it
-        # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
-        model = self.intent_model.match(view)
-        if model is not None and model.kind is Kind.INTENT and self._complete(model.intent, text):
-            return model.intent
-        return None
-
-    def _shares(self, taker: str, owner: str, words: str) -> bool:
-        """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is
-        both a dinner's restriction and the profile's allergy; "今天" of a workout is not a weight)."""
-        def values(intent: str) -> set[str]:
-            found = self.registry.for_intent(intent)
-            if found is None:
-                return set()
-            read = extract_all(found[1], words, datetime.now().astimezone()).values()
-            return {str(x) for v in read for x in (v if isinstance(v, list) else [v]) if isinstance(x, str | int | float)}
-
-        mine, theirs = values(taker), values(owner)
-        return any(a == b or (len(a) > 1 and a in b) or (len(b) > 1 and b in a) for a in mine for b in theirs)
-
-    def _extends(self, intent: str, before: str, piece: str) -> bool:
-        """Whether ``piece`` adds items to a list ``intent`` reads in ``before`` ("冰箱里有6个土豆，一块豆腐":
-        the tofu is one more item, not a question about tofu)."""
-        found = self.registry.for_intent(intent)
-        if found is None:
-            return False
-        now = datetime.now().astimezone()
-        alone, joined = extract_all(found[1], before, now), extract_all(found[1], f"{before}，{piece}", now)
-        return any(isinstance(v, list) and isinstance(alone.get(k), list) and len(v) > len(alone[k])
-                   for k, v in joined.items())
-
-    def _complete(self, intent: str, words: str) -> bool:
-        """Whether ``words`` give ``intent`` everything it needs."""
-        found = self.registry.for_intent(intent)
-        if found is None:
-            return False
-        return not missing_slots(found[1], extract_all(found[1], words, datetime.now().astimezone()), [])
+            turn.frame.operations or any(turn.frame.hints(o) for o in self.registry.objects))
 
     def _small_talk_said(self, turn: TurnInput) -> bool:
         """Whether the small-talk skill recognises the message (thanks, a greeting, a mood…)."""
         talk = self.registry.fallback()
-        return talk is not None and bool(extract_all(talk[1], turn.text, turn.now))
+        return talk is not None and bool(turn.frame.slots(talk[1]))
 
     def _llm_router(self, turn: TurnInput) -> Match | None:
         if not self.llm_router.applies(turn.view):
@@ -237,5 +191,5 @@ class Cascade:
         """Whether the message names the object ``intent`` deletes or postpones, or picks one shown."""
         objects = [o for o in self.registry.objects if intent in {i for _, i in o.ops}]
         entities = turn.focus.entities if turn.focus is not None else []
-        return any(o.pattern.search(turn.text) for o in objects) or bool(
-            entities and any(e.kind in {o.name for o in objects} for e in entities) and pick(turn.text, entities))
+        return turn.frame.names_any(objects) or bool(
+            entities and any(e.kind in {o.name for o in objects} for e in entities) and turn.frame.pick(entities))

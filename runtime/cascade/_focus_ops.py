@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runtime._slots import extract_all
-from runtime.cascade import _spans
 from runtime.cascade._input import TurnInput
-from runtime.cascade.rules import RuleRouter
 from runtime.context import Focus
-from runtime.lexicon import Span, clauses, explained, operations, unexplained, value_spans
 from runtime.skill import DomainObject, Operation, SkillRegistry, SlotType
+from runtime.understand import spans as _spans
+from runtime.understand.lexicon import Span, clauses, explained, operations, unexplained, value_spans
+from runtime.understand.rules import RuleRouter
+from runtime.understand.slots import extract_all
 
 __all__ = ["FocusReader"]
 
@@ -76,7 +76,7 @@ class FocusReader:
     def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
         """"看" with values of the look-up said beside it ("只看游泳的" right after a workout was logged):
         the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
-        text, found = turn.text, self._registry.for_intent(focus.intent)
+        text, found = turn.frame.text, self._registry.for_intent(focus.intent)
         ops = operations(text)
         if found is None or len(ops) != 1 or ops[0][0] is not Operation.SEE or self._rules.classify(text) is not None:
             return None
@@ -93,7 +93,7 @@ class FocusReader:
                 told += at
             spans = (ops[0][1], *value_spans(text), *told)
             if said and self._explains(_BARE_TAIL.sub("", text), spans, strict=True):  # "牛肉可以整啥菜" asks more
-                fits.append(_Candidate(intent, {_SAID: text}, spans, f"see with {sorted(said)}"))
+                fits.append(_Candidate(intent, {_SAID: True}, spans, f"see with {sorted(said)}"))
         return fits[0] if len(fits) == 1 else None
 
     def _operation_only(self, text: str, focus: Focus) -> _Candidate | None:
@@ -148,5 +148,5 @@ class FocusReader:
             for obj in objects:  # "记一笔" after a history is a log: the skill reads the values in the words
                 intent = obj.intent_for(op)
                 if intent is not None:
-                    return _Candidate(intent, {_SAID: text}, (span,), f"{op.value} with its words")
+                    return _Candidate(intent, {_SAID: True}, (span,), f"{op.value} with its words")
         return None

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from runtime.context import Clarification, Focus, PendingConfirmation, SkillSession
+from runtime.understand.frame import Frame
 from runtime.views import ModelSummary, RouterView
 
 
@@ -18,13 +19,14 @@ from runtime.views import ModelSummary, RouterView
 class TurnInput:
     """The message, how the conversation stands, and the last result still in focus.
 
-    ``session``: the active task (its expected field is the pending question); ``pending``: a write
+    ``frame``: the message as parsed (the only way to its words); ``session``: the active task (its expected field is the pending question); ``pending``: a write
     waiting for yes/no; ``clarification``: a numbered question waiting for a pick; ``focus``: the last
     result while it is alive (DESIGN §3.4), ``earlier`` the results before it still alive; ``llm``: the turn's metered model port, for the one stage
     that may call a model while deciding; ``notes``: where a stage records a failure for the trace.
     """
 
     view: RouterView
+    frame: Frame
     summary: ModelSummary
     now: datetime
     session: SkillSession | None = None
@@ -34,8 +36,3 @@ class TurnInput:
     earlier: tuple[Focus, ...] = ()
     llm: Any = None
     notes: list[str] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        """The message, stripped."""
-        return self.view.text.strip()

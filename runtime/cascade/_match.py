@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from runtime.turn import Stage
+from runtime.understand.frame import Frame
 
 
 class Kind(StrEnum):
@@ -36,7 +37,8 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A stage's verdict. ``also`` carries a read-only intent found beside a slot answer (mixed)."""
+    """A stage's verdict. ``also`` carries a read-only intent found beside a slot answer or a request
+    (mixed), ``also_frame`` the clause that asks it."""
 
     stage: Stage
     kind: Kind
@@ -45,5 +47,6 @@ class Match:
     params: Mapping[str, Any] = field(default_factory=dict)
     detail: str = ""
     also: str | None = None
-    also_text: str = ""
+    also_frame: Frame | None = None
+    frame: Frame | None = None  # the part of the message the decision reads its values from (None: all)
     options: tuple[tuple[str, str], ...] = ()

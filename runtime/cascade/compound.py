@@ -9,19 +9,82 @@ with the request before them. Two parts or more make a compound. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from datetime import datetime
 
+from runtime._slots import missing_slots
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
+from runtime.cascade.domain import DomainStage
+from runtime.skill import UNKNOWN
 from runtime.turn import Stage
+from runtime.understand.frame import Frame, Language
+from runtime.understand.slots import extract_all
 
-__all__ = ["CompoundStage"]
+__all__ = ["CompoundStage", "PieceReader"]
 
 _JOINS = re.compile(r"[，,。；;！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
 _STARTS = re.compile(r"(?:开始|起)$")
-Reader = Callable[[str], str | None]
-Check = Callable[[str, str], bool]  # (intent, words) → whether it holds
-Shares = Callable[[str, str, str], bool]  # (taker, owner, words) → the taker reads the owner's values in the words
+
+
+class PieceReader:
+    """What one piece of a message asks for by itself, and how two pieces' values relate."""
+
+    def __init__(self, lang: Language, domain: DomainStage, threshold: float) -> None:
+        self._lang = lang
+        self._registry = lang.registry
+        self._domain = domain
+        self._threshold = threshold
+        talk = lang.registry.fallback()
+        self._small_talk = talk[1].intent if talk else None
+        self._read_only = lang.registry.read_only_intents()
+
+    def read(self, text: str) -> str | None:
+        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
+        model's sure reading of a complete request), if any."""
+        found = self._lang.rules.classify(text)
+        if found is not None:
+            return None if found[0] in (UNKNOWN, self._small_talk) else found[0]
+        domain = self._domain.read(text)
+        if domain is not None and domain.kind is Kind.INTENT and (
+                domain.intent not in self._read_only or self.complete(domain.intent, text)):
+            return domain.intent  # a question that cannot be asked alone ("能做点啥") asks about the piece before it
+        # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
+        pred = Frame(text, datetime.now().astimezone(), self._lang).model_reading()
+        if pred is not None and float(pred.confidence) >= self._threshold and pred.label not in (
+                UNKNOWN, self._small_talk) and pred.label in self._registry.intents() and self.complete(pred.label, text):
+            return str(pred.label)
+        return None
+
+    def shares(self, taker: str, owner: str, words: str) -> bool:
+        """Whether ``taker``'s action reads in ``words`` a value ``owner``'s action reads there too ("花生" is
+        both a dinner's restriction and the profile's allergy; "今天" of a workout is not a weight)."""
+        def values(intent: str) -> set[str]:
+            found = self._registry.for_intent(intent)
+            if found is None:
+                return set()
+            read = extract_all(found[1], words, datetime.now().astimezone()).values()
+            return {str(x) for v in read for x in (v if isinstance(v, list) else [v]) if isinstance(x, str | int | float)}
+
+        mine, theirs = values(taker), values(owner)
+        return any(a == b or (len(a) > 1 and a in b) or (len(b) > 1 and b in a) for a in mine for b in theirs)
+
+    def extends(self, intent: str, before: str, piece: str) -> bool:
+        """Whether ``piece`` adds items to a list ``intent`` reads in ``before`` ("冰箱里有6个土豆，一块豆腐":
+        the tofu is one more item, not a question about tofu)."""
+        found = self._registry.for_intent(intent)
+        if found is None:
+            return False
+        now = datetime.now().astimezone()
+        alone, joined = extract_all(found[1], before, now), extract_all(found[1], f"{before}，{piece}", now)
+        return any(isinstance(v, list) and isinstance(alone.get(k), list) and len(v) > len(alone[k])
+                   for k, v in joined.items())
+
+    def complete(self, intent: str, words: str) -> bool:
+        """Whether ``words`` give ``intent`` everything it needs."""
+        found = self._registry.for_intent(intent)
+        if found is None:
+            return False
+        return not missing_slots(found[1], extract_all(found[1], words, datetime.now().astimezone()), [])
 
 
 class CompoundStage:
@@ -39,12 +102,11 @@ class CompoundStage:
 
     stage = Stage.RULES
 
-    def __init__(self, read: Reader, shares: Shares, complete: Check, read_only: frozenset[str],
-                 confirms: frozenset[str], extends: Shares | None = None) -> None:
-        self._read = read
-        self._extends = extends
-        self._shares = shares
-        self._complete = complete
+    def __init__(self, reader: PieceReader, read_only: frozenset[str], confirms: frozenset[str]) -> None:
+        self._read = reader.read
+        self._extends = reader.extends
+        self._shares = reader.shares
+        self._complete = reader.complete
         self._read_only = read_only
         self._confirms = confirms
 
@@ -89,18 +151,19 @@ class CompoundStage:
             return b
         if b in self._confirms and self._shares(a, b, said_b):
             return a
-        if b in self._read_only and self._extends is not None and self._extends(a, said_a, said_b):
+        if b in self._read_only and self._extends(a, said_a, said_b):
             return a  # "冰箱里有6个土豆，一块豆腐": one more item of the list, not a question of its own
         return None
 
     def match(self, turn: TurnInput) -> Match | None:
         if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
             return None
-        found = self.parts(turn.text)
+        found = self.parts(turn.frame.text)
         tasks = [p for p in found if p[0] not in self._read_only]
         if len(found) < 2 or not tasks:
             return None  # one request (a question beside a task is the rules' "also")
         together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
+        parts = [Frame(words, turn.frame.now, turn.frame.lang) for _, words in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
-                     params={"parts": [words for _, words in found], "together": together},
+                     params={"parts": parts, "together": together},
                      detail="compound: " + " + ".join(intent for intent, _ in found))

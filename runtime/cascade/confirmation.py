@@ -6,13 +6,11 @@ which one it changes. Yes and no themselves are the control stage's. Pure.
 
 from __future__ import annotations
 
-from runtime._slots import changed_slots, nearest_number_slot, number_readings
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.lexicon import explained, follow_up_fragment, operations
-from runtime.parsers.correction import CORRECTION
 from runtime.skill import SkillRegistry
 from runtime.turn import Stage
+from runtime.understand.frame import Frame
 
 __all__ = ["ConfirmationStage"]
 
@@ -26,28 +24,28 @@ class ConfirmationStage:
         self._registry = registry
 
     def match(self, turn: TurnInput) -> Match | None:
-        pending, text = turn.pending, turn.view.text
+        pending, frame = turn.pending, turn.frame
         if pending is None or turn.view.expected_field is not None:
             return None
         action = self._registry.action(pending.skill, pending.action)
-        if action is not None and self._says_the_operation(text, pending.intent):
+        if action is not None and self._says_the_operation(frame, pending.intent):
             return Match(self.stage, Kind.CONFIRM, intent=pending.intent, detail="yes: the operation asked about")
-        if action is None or not CORRECTION.search(text):
+        if action is None or not frame.corrects:
             return None
-        found = changed_slots(action, pending.params, text, turn.now, corrections=False)
-        fragment = follow_up_fragment(text)
+        found = frame.changed(action, pending.params, corrections=False)
+        fragment = frame.fragment()
         records = [k for k, v in pending.params.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
         if found and records and not set(records) & set(found) and action.follow_up is not None and fragment:
             # several records wait (周一游泳、周二跑步) and the words change none of the list: the skill knows
             # which record "周二是5公里" names
-            changed = action.follow_up(pending.params, fragment) or {}
+            changed = fragment.follow_up(action, pending.params) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v} or found
         if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
-            changed = action.follow_up(pending.params, fragment) or {}
+            changed = fragment.follow_up(action, pending.params) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
         if not found:
-            found = nearest_number_slot(action, pending.params, text, turn.now)
-        readings = number_readings(action, pending.params, text, turn.now) if not found else []
+            found = frame.nearest_number(action, pending.params)
+        readings = frame.number_readings(action, pending.params) if not found else []
         if readings:  # a bare number that fits no value clearly: ask which one it changes
             return Match(self.stage, Kind.FILL, intent=pending.intent,
                          params={"slots": {}, "readings": {name: value for _, name, value in readings}},
@@ -57,11 +55,11 @@ class ConfirmationStage:
         return Match(self.stage, Kind.FILL, intent=pending.intent, params={"slots": found},
                      detail=f"correction {sorted(found)} of the pending confirmation")
 
-    def _says_the_operation(self, text: str, intent: str) -> bool:
+    def _says_the_operation(self, frame: Frame, intent: str) -> bool:
         """"删吧" while a deletion waits for yes/no: a short message that is only the operation asked about
         (when the pending intent does that one operation only: "删了" is no yes to a pantry change)."""
-        ops = operations(text)
-        if not ops or len(text) > 6 or CORRECTION.search(text) or not explained(text, [s for _, s in ops]):
+        ops = frame.operations
+        if not ops or frame.length > 6 or frame.corrects or not frame.explains([s for _, s in ops]):
             return False
         reached = {op for o in self._registry.objects for op, i in o.ops if i == intent}
         return len(reached) == 1 and all(op in reached for op, _ in ops)  # one meaning: 删 for a deletion only

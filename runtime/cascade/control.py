@@ -1,63 +1,11 @@
-"""Stage ``control``: short commands that steer the conversation itself. No model, exact words only."""
+"""Stage ``control``: short commands that steer the conversation itself. No model, exact words only; the
+words are read by the parser (:class:`runtime.understand.control.ControlReading`), decided here."""
 
 from __future__ import annotations
 
-import re
-
+from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.lexicon import unexplained, yes_no
-from runtime.parsers.correction import CORRECTION
 from runtime.turn import Stage
-from runtime.views import RouterView
-
-_TRIM = re.compile(r"[\s，。！!？?,.~～…]+")
-_TAIL = re.compile(r"[吧啊呀哦了的嘛呗]+$")
-
-CANCEL = frozenset({"取消", "算了", "不用了", "不要了", "不用", "取消吧", "不做了", "停", "停止", "退出", "先不了", "不了",
-                    "不弄了", "不搞了", "不需要了", "没事了", "不想弄了", "先不弄了", "先不用了", "还是算了"})
-# a longer colloquial cancel: "算了，先不弄了" / "算了算了" / "先这样吧，不弄了"
-_CANCEL_LEAD = re.compile(r"^(算了|还是算了|不弄了|不搞了|先不弄|先不做|先不记|不记了|不用了|不要了|不需要了|先不用|别弄了)")
-_CONTINUE_ANY = re.compile(r"^(好|行|嗯|那|对|可以)?[的吧啊]?(继续|接着)")
-# a colloquial no to a pending yes/no: "算了，先留着吧" / "别删" / "还是留着吧" / "先不要"
-_DENY_LEAD = re.compile(r"^(不|别|否|算了|还是算了|先不|还是不|先留着|留着|保留|还是留着|先别)")
-_CONFIRM_LEAD = re.compile(r"^(确认|确定|好|行|可以|没问题|嗯|对|是|ok|yes)")
-_CANCEL_WORDS = re.compile(r"不用|不要|别|算了|不需要")
-_TASKY = re.compile(r"\d|提醒|晚饭|菜|运动|天气|几号|冰箱|体重")
-CONTINUE = frozenset({"继续", "接着来", "接着", "继续吧", "接着说", "回到刚才", "继续刚才"})
-CONFIRM = frozenset({"确认", "好", "好的", "是", "是的", "对", "对的", "确定", "可以", "行", "嗯", "没问题", "ok", "yes"})
-DENY = frozenset({"不", "不是", "不对", "否", "不行", "不确认", "no"})
-RESET = frozenset({"重新开始", "重置", "重来", "从头开始"})
-HELP = frozenset({"帮助", "菜单", "help", "你能做什么", "你会什么", "功能", "怎么用", "你能干啥", "你能干什么", "你会干啥",
-                  "你会干什么", "你都会啥", "你都会什么", "你会啥", "你能做啥", "你有什么功能", "你有啥功能", "能干啥",
-                  "你能帮我做什么", "你能帮我干啥", "你能帮我干什么", "你能帮我做啥", "你可以做什么", "你可以干啥"})
-
-
-# a question about what the bot can do or how to use it: "都能帮我干点啥", "这个咋用"
-_ABILITY = re.compile(r"(?:你|您)?(?:都|还|到底|具体)?(?:能|会|可以)(?:帮我|帮忙|给我)?(?:干|做|办)?(?:点|些)?(?:啥|什么|嘛|哪些)"
-                      r"(?:事|功能|忙)?|(?:这个|你|这|它)(?:咋|怎么|如何)(?:用|使用|玩)|有(?:什么|啥)(?:用|功能)"
-                      r"|^(?:咋|怎么|如何)(?:用|使用|玩)(?:啊|呀|呢)?(?:你|您|这个)$")
-
-
-_THINGS = re.compile(r"这些|那些|这几|那几|它们|这堆|这点|剩下的|剩的")
-
-
-def _asks_abilities(raw: str) -> bool:
-    """"都能帮我干点啥", "这个咋用": a short question about the bot itself (not "鸡蛋可以做什么")."""
-    m = _ABILITY.search(raw)
-    if m is None or len(raw) > 14 or _TASKY.search(raw):
-        return False
-    if m.group().startswith(("你", "您", "这", "它")):
-        return True
-    if _THINGS.search(raw[:m.start()]):
-        return False  # "就这些能做点啥": what the things just shown can make, not what the bot can do
-    return not unexplained(raw[:m.start()], []) and not unexplained(raw[m.end():], [])  # said of nothing else
-
-
-def normalise(text: str) -> str:
-    """Lower-case, strip punctuation, spaces and trailing particles (算了吧 → 算了)."""
-    t = _TRIM.sub("", text.strip().lower())
-    stripped = _TAIL.sub("", t)
-    return stripped or t
 
 
 class ControlStage:
@@ -65,46 +13,24 @@ class ControlStage:
 
     stage = Stage.CONTROL
 
-    def match(self, view: RouterView) -> Match | None:
+    def match(self, turn: TurnInput) -> Match | None:
+        view = turn.view
         if view.origin not in ("text", "voice", "menu"):
             return None
-        raw = _TRIM.sub("", view.text.strip().lower())
-        word = normalise(view.text)
-        if not word:
+        said = turn.frame.control
+        if not said.word:
             return None
         if view.pending_confirmation:
-            found = self._yes_no(word, raw)
-            if found is not None:
-                return found
-        elif word in ("确认", "确定", "确认一下", "确定吧"):
+            if said.reply is not None:
+                return Match(self.stage, Kind.CONFIRM if said.reply else Kind.CANCEL, detail=said.reply_detail)
+        elif said.confirm_word:
             return Match(self.stage, Kind.CONFIRM, detail="nothing pending")
-        if word in CANCEL or raw in CANCEL or (_CANCEL_LEAD.match(raw) and len(raw) <= 10
-                                               and not CORRECTION.search(raw)):  # 不用了，改成9点半
-            return Match(self.stage, Kind.CANCEL, detail=word)
-        if word in CONTINUE or raw in CONTINUE or ((view.has_paused or view.active_skill) and len(raw) <= 10 and
-                                                   (_CONTINUE_ANY.match(raw) or "继续" in raw)):
-            return Match(self.stage, Kind.CONTINUE, detail=word)
-        if word in RESET or raw in RESET:
-            return Match(self.stage, Kind.RESET, detail=word)
-        if word in HELP or raw in HELP or _asks_abilities(raw):
-            return Match(self.stage, Kind.HELP, detail=word)
-        return None
-
-    def _yes_no(self, word: str, raw: str) -> Match | None:
-        """Yes or no to the pending confirmation, said the way people say it (short messages only)."""
-        if word in CONFIRM or raw in CONFIRM:
-            return Match(self.stage, Kind.CONFIRM, detail=word)
-        if word in DENY or raw in DENY:
-            return Match(self.stage, Kind.CANCEL, detail=word)
-        if CORRECTION.search(raw) and _CANCEL_WORDS.search(raw) and len(raw) <= 12:
-            return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")  # "不对，不用记了"
-        if len(raw) > 12 or CORRECTION.search(raw):
-            return None  # a correction ("不对，是40分钟") or a request of its own: not a bare yes/no
-        if _DENY_LEAD.match(raw) and not raw.startswith(("不错", "不客气")):
-            return Match(self.stage, Kind.CANCEL, detail=f"no: {word}")
-        if _CONFIRM_LEAD.match(raw):
-            return Match(self.stage, Kind.CONFIRM, detail=f"yes: {word}")
-        said = yes_no(raw)  # "没毛病", "这回对了", "就这样吧" — yes or no in other words, nothing else
-        if said is not None:
-            return Match(self.stage, Kind.CONFIRM if said else Kind.CANCEL, detail=f"{'yes' if said else 'no'}: {word}")
+        if said.cancel:
+            return Match(self.stage, Kind.CANCEL, detail=said.word)
+        if said.continue_exact or ((view.has_paused or view.active_skill) and said.continue_loose):
+            return Match(self.stage, Kind.CONTINUE, detail=said.word)
+        if said.reset:
+            return Match(self.stage, Kind.RESET, detail=said.word)
+        if said.help:
+            return Match(self.stage, Kind.HELP, detail=said.word)
         return None

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.lexicon import Span, explained, operations, value_spans
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
+from runtime.understand.frame import Frame
+from runtime.understand.lexicon import Span, explained, operations, value_spans
 
 __all__ = ["DomainStage"]
 
@@ -28,9 +29,12 @@ class DomainStage:
         self._objects = registry.objects
 
     def match(self, turn: TurnInput) -> Match | None:
-        if turn.view.origin not in ("text", "voice") or not turn.text:
+        if turn.view.origin not in ("text", "voice") or turn.frame.empty:
             return None
-        text = turn.text
+        return self.read(turn.frame.text)
+
+    def read(self, text: str) -> Match | None:
+        """Operation × object in ``text``, when the two explain it whole."""
         named = [(obj, m.span()) for obj in self._objects for m in obj.pattern.finditer(text)]
         if not named:
             return None
@@ -54,10 +58,11 @@ class DomainStage:
         intent = next(iter(found))
         return Match(self.stage, Kind.INTENT, intent=intent, confidence=CONFIDENCE, detail="domain: operation × object")
 
-    def guesses(self, text: str, *, most: int = 3) -> tuple[str, ...]:
+    def guesses(self, frame: Frame, *, most: int = 3) -> tuple[str, ...]:
         """The requests a message that hints at the domain may mean, in the order its things are hinted:
         per thing, the operation said on it, else creating it, else looking at it ("忘了吃药" → a
         reminder, a dinner). For a question with numbered options when nothing else is sure. Pure."""
+        text = frame.text
         said = [op for op, _ in operations(text)]
         hinted = sorted(((m.start(), obj) for obj in self._objects if (m := obj.hints.search(text))),
                         key=lambda pair: pair[0])

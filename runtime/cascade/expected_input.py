@@ -14,29 +14,16 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from runtime._slots import another_thing
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.cascade._pick import pick
 from runtime.cascade._reading import answer_value, named_slots, spare_text
-from runtime.cascade.rules import RuleRouter
-from runtime.lexicon import explained, is_elliptical_question, operations, yes_no
-from runtime.parsers.correction import CORRECTION
-from runtime.parsers.slots import parse_choice
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
 from runtime.turn import Stage
-from runtime.views import RouterView
+from runtime.understand.frame import Frame
 
 _FREE_TYPES = ("text", "text_list")
-_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
-QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|哪[天里儿个些]|怎么|吗|呢$|来着|是不是|有没有|星期几|周几|(.)不\1")
-
-# asking the bot to suggest the awaited value: "你推荐多少预算合适", "一般多少钱", "你定吧"
-_ADVICE = re.compile(r"(推荐|建议|觉得)(一下)?(多少|几|多久|多长)|多少(钱|块)?(比较)?(合适|够|好)|一般(要)?(多少|几|多久)|"
-                     r"^(你|您)(来)?定(吧|呗)?$|你看着(办|定|来)")
 # expected fields a bare number answers (asked last, after a numbered list answered in passing)
 _COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
                       SlotType.HEIGHT, SlotType.WEIGHT})
@@ -47,9 +34,8 @@ class ExpectedInputStage:
 
     stage = Stage.EXPECTED_INPUT
 
-    def __init__(self, registry: SkillRegistry, rules: RuleRouter) -> None:
+    def __init__(self, registry: SkillRegistry) -> None:
         self._registry = registry
-        self._rules = rules
         self._read_only = registry.read_only_intents()
         talk = registry.fallback()
         self._small_talk = talk[1].intent if talk else None
@@ -60,10 +46,10 @@ class ExpectedInputStage:
         view = turn.view
         if not view.clarifying:
             return None
-        choice = parse_choice(view.text, True, view.expected_options)
+        choice = turn.frame.choice(view.expected_options)
         if choice is None or not 1 <= choice <= len(view.expected_options):
             return None
-        if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, view.text, turn.now) is not None:
+        if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, turn.frame) is not None:
             return None
         if self._other_operation(turn, choice):
             return None  # "喝水那个改成7点半" names an option of a cancel list but asks for something else
@@ -76,7 +62,7 @@ class ExpectedInputStage:
             return False
         intent = options[choice - 1].intent
         does = {op for o in self._registry.objects for op, i in o.ops if i == intent}
-        return bool(does) and any(op not in does for op, _ in operations(turn.text))
+        return bool(does) and any(op not in does for op, _ in turn.frame.operations)
 
     def invalid(self, turn: TurnInput) -> Match | None:
         """Nothing else explained the message while a field is asked: ask again, with a hint."""
@@ -86,17 +72,17 @@ class ExpectedInputStage:
         return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", confidence=0.0,
                      detail=f"not a {view.expected_type}")
 
-    def side_question(self, text: str, task: str) -> tuple[str, str, str] | None:
+    def side_question(self, frame: Frame, task: str) -> tuple[str, Frame, Frame] | None:
         """A request for ``task`` with a read-only question beside it ("周五晚上8点提醒我开会，周五是几号啊"):
         (question intent, question clause, the rest), when the rest alone still asks for ``task``."""
-        clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+        clauses = frame.side_clauses()
         if len(clauses) < 2:
             return None
         for clause in clauses:
-            found = self._rules.classify(clause)
-            if found and found[0] in self._read_only and found[0] != self._small_talk and QUESTION.search(clause):
-                rest = "，".join(c for c in clauses if c != clause)
-                kept = self._rules.classify(rest)
+            found = clause.rule
+            if found and found[0] in self._read_only and found[0] != self._small_talk and clause.question:
+                rest = frame.without(clause)
+                kept = rest.rule
                 if kept is not None and kept[0] == task:
                     return found[0], clause, rest
         return None
@@ -110,35 +96,35 @@ class ExpectedInputStage:
         if not any(o.pick == field and o.name in kinds and turn.session.intent in {i for _, i in o.ops}
                    for o in self._registry.objects):
             return None
-        found = pick(turn.text, focus.entities)
-        if found is None or not explained(turn.text, list(found.spans), slack=1):
+        found = turn.frame.pick(focus.entities)
+        if found is None or not turn.frame.explains(found.spans, slack=1):
             return None
         return found.entity.ref if found.entity.ref is not None else found.entity.name
 
     def _picked_for_another(self, turn: TurnInput) -> bool:
         """Whether the message picks a shown thing for an operation the waiting task does not do."""
         focus, session = turn.focus, turn.session
-        found = pick(turn.text, focus.entities) if focus is not None and focus.entities and session else None
+        found = turn.frame.pick(focus.entities) if focus is not None and focus.entities and session else None
         obj = self._registry.object(found.entity.kind) if found is not None else None
         if found is None or obj is None or session is None:
             return False
-        intents = {i for op, (a, b) in operations(turn.text) if not any(s < b and a < e for s, e in found.spans)
+        intents = {i for op, (a, b) in turn.frame.operations if not any(s < b and a < e for s, e in found.spans)
                    and (i := obj.intent_for(op)) is not None}
         return bool(intents) and session.intent not in intents
 
-    def _answers_more(self, text: str, parse: Callable[[str], object]) -> bool:
-        """Whether the awaited field explains more of ``text`` than the rule that would take it elsewhere:
+    def _answers_more(self, frame: Frame, parse: Callable[[Frame], object]) -> bool:
+        """Whether the awaited field explains more of the message than the rule that would take it elsewhere:
         "有人不吃香菜，别的没了" answers "有什么忌口" (the pantry's "没了" explains two characters of it)."""
-        span = self._rules.said_by(text)
-        if span is None or parse(text) is None:
+        span = frame.rule_span
+        if span is None or parse(frame) is None:
             return False
-        return (span[1] - span[0]) * 3 < len(text)
+        return (span[1] - span[0]) * 3 < frame.size
 
-    def why_not(self, view: RouterView) -> str:
+    def why_not(self, turn: TurnInput) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
-        text = view.text.strip()
-        routed = self._rules.classify(text)
-        if routed and routed[0] in self._read_only and QUESTION.search(text):
+        view, frame = turn.view, turn.frame
+        routed = frame.rule
+        if routed and routed[0] in self._read_only and frame.question:
             return f"not the {view.expected_field}: a side question ({routed[0]})"
         if routed and routed[0] != view.active_intent:
             return f"not the {view.expected_field}: a request of its own ({routed[0]})"
@@ -149,22 +135,21 @@ class ExpectedInputStage:
         view = turn.view
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):
             return None
-        registry, session, now = self._registry, turn.session, turn.now
+        registry, session, frame = self._registry, turn.session, turn.frame
 
-        def parse(text: str) -> object:
-            return answer_value(registry, session, text, now)
-        text = view.text.strip()
-        if view.expected_type == SlotType.TEXT and yes_no(text) is True:
+        def parse(part: Frame) -> object:
+            return answer_value(registry, session, part)
+        if view.expected_type == SlotType.TEXT and frame.yes_no is True:
             return None  # "嗯嗯" to "练的什么？": an acknowledgement, never the thing asked for
-        routed = self._rules.classify(text)
-        clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
-        if routed and routed[0] in self._read_only and routed[0] != self._small_talk and QUESTION.search(text) \
+        routed = frame.rule
+        clauses = frame.side_clauses()
+        if routed and routed[0] in self._read_only and routed[0] != self._small_talk and frame.question \
                 and len(clauses) <= 1:
             return None  # a side question: answered by its own intent, the pending question repeated
         if view.last_intent in self._read_only and view.last_intent != view.active_intent \
-                and is_elliptical_question(text) and QUESTION.search(text):
+                and frame.elliptical and frame.question:
             return None  # "那广州呢" after a side question about the weather: its follow-up
-        if view.expected_type not in _FREE_TYPES and _ADVICE.search(text) and not any(ch.isdigit() for ch in text):
+        if view.expected_type not in _FREE_TYPES and frame.asks_advice and not frame.has_digits:
             return Match(self.stage, Kind.INVALID, intent=view.active_intent or "unknown", params={"advice": True},
                          detail=f"asks what {view.expected_field} to choose")  # 你推荐多少预算合适
         if self._picked_for_another(turn):
@@ -175,42 +160,41 @@ class ExpectedInputStage:
                          detail=f"field {view.expected_field}: picked from what was shown")
         action = registry.action(session.skill, session.action) if session is not None else None
         if routed and routed[0] == view.active_intent and action is not None and session is not None \
-                and another_thing(action, session.params, text, now, asked=view.expected_field):
+                and frame.another_thing(action, session.params, asked=view.expected_field):
             return None  # the same request about something else: a new one (the rules start it)
-        strict = named_slots(registry, session, text, now)
+        strict = named_slots(registry, session, frame)
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):
-            corrected = bool(CORRECTION.search(text))
+            corrected = frame.corrects
             value = strict.get(view.expected_field)
             detail = (f"{'correction' if corrected else 'slots'} {sorted(others)} explain the message"
                       f"{'' if value is None else f', with field {view.expected_field}'}")
             return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
                          params={"slots": others, "value": value, "correction": corrected}, detail=detail)
-        also, also_text = None, ""
+        also, also_clause = None, None
         for clause in clauses if len(clauses) > 1 else []:
-            found = self._rules.classify(clause)
+            found = clause.rule
             if found and found[0] in self._read_only and found[0] != self._small_talk:
-                also, also_text = found[0], clause
+                also, also_clause = found[0], clause
                 break
         if view.expected_type in _FREE_TYPES and routed and routed[0] not in (view.active_intent, UNKNOWN) \
-                and also is None and not self._answers_more(text, parse):
+                and also is None and not self._answers_more(frame, parse):
             return None  # a request in its own right, not free-text content
-        rest = [c for c in clauses if c != also_text] if also else clauses
-        value = parse("，".join(rest)) if rest else None
+        rest = [c for c in clauses if c is not also_clause]
+        value = parse(frame.joined(rest)) if rest else None
         if value is None and len(rest) > 1:
             value = next((v for v in map(parse, rest) if v is not None), None)
         if value is None:
-            filled = spare_text(registry, session, text) if (routed is None or routed[0] == UNKNOWN) \
-                and not QUESTION.search(text) \
-                and not CORRECTION.search(text) else {}
+            filled = spare_text(registry, session, frame) if (routed is None or routed[0] == UNKNOWN) \
+                and not frame.question and not frame.corrects else {}
             if filled:
                 return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
                              params={"slots": filled, "value": None, "correction": False},
                              detail=f"free text {sorted(filled)} given before {view.expected_field}")
             return None
         if routed and routed[0] not in (view.active_intent, UNKNOWN) and routed[0] not in self._read_only \
-                and also is None and not self._answers_more(text, parse):
+                and also is None and not self._answers_more(frame, parse):
             return None  # "明早8点提醒我…" while asked for a budget: a new task, not an answer
         return Match(self.stage, Kind.ANSWER, intent=view.active_intent or "unknown",
                      params={"value": value}, detail=f"field {view.expected_field}", also=also,
-                     also_text=also_text)
+                     also_frame=also_clause)

@@ -19,7 +19,7 @@ from runtime.skill import DomainObject
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 
-__all__ = ["FallbackStage", "bundle_for", "tools_for_turn"]
+__all__ = ["FallbackStage", "bundle_for", "bundle_of", "tools_for_turn"]
 
 
 def tools_for_turn(skills: Iterable[Any], run_action: Callable[[Any, Mapping[str, Any]], Any],
@@ -31,12 +31,17 @@ def tools_for_turn(skills: Iterable[Any], run_action: Callable[[Any, Mapping[str
     return tools
 
 
-def bundle_for(text: str, objects: Iterable[DomainObject], *, info: Iterable[str] = ()) -> BundleChoice:
+def bundle_of(named: Iterable[DomainObject], *, info: Iterable[str] = ()) -> BundleChoice:
     """The agent's tools for a message, from the objects of the domain it names (DESIGN §3.6, §6.6):
     the intents that act on them (reads run, writes only proposed); none named: chat only. ``info``
     are read-only intents earlier stages thought plausible."""
-    intents = list(dict.fromkeys([*(i for o in objects if o.hints.search(text) for _, i in o.ops), *info]))
+    intents = list(dict.fromkeys([*(i for o in named for _, i in o.ops), *info]))
     return BundleChoice(Bundle.SKILL, tuple(intents)) if intents else BundleChoice(Bundle.CHAT)
+
+
+def bundle_for(text: str, objects: Iterable[DomainObject], *, info: Iterable[str] = ()) -> BundleChoice:
+    """:func:`bundle_of` the objects ``text`` names or hints at (for a caller holding the words: a test)."""
+    return bundle_of([o for o in objects if o.hints.search(text)], info=info)
 
 
 class FallbackStage:

@@ -14,24 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runtime._slots import extract_all, parse_slot, time_slots
-from runtime.cascade import _spans
+from runtime._slots import time_slots
 from runtime.cascade._again import asked_again_now
 from runtime.cascade._focus_ops import _BARE_TAIL, _DEIXIS, _SAID, _UNTYPED, FocusReader, _Candidate
 from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
-from runtime.cascade._pick import Picked, pick
-from runtime.cascade.expected_input import QUESTION
 from runtime.context import Focus, FocusEntity
-from runtime.lexicon import (
-    Span,
-    ahead_minutes,
-    follow_up_fragment,
-    is_correction,
-    operations,
-    unexplained,
-    value_spans,
-)
 from runtime.skill import (
     ActionSpec,
     DomainObject,
@@ -41,6 +29,18 @@ from runtime.skill import (
     Question,
 )
 from runtime.turn import Stage
+from runtime.understand import spans as _spans
+from runtime.understand.frame import QUESTION
+from runtime.understand.lexicon import (
+    Span,
+    ahead_minutes,
+    is_correction,
+    operations,
+    unexplained,
+    value_spans,
+)
+from runtime.understand.pick import Picked, pick
+from runtime.understand.slots import extract_all, parse_slot
 
 __all__ = ["FocusStage"]
 
@@ -64,7 +64,7 @@ class FocusStage(FocusReader):
         if found is None:
             return None
         action = found[1]
-        text = turn.text
+        text = turn.frame.text
         waits = turn.session is not None or turn.pending is not None
         undone = None if waits else self.undo(turn)
         if undone is not None:
@@ -98,14 +98,14 @@ class FocusStage(FocusReader):
         that write back."""
         focus = turn.focus
         found = self._registry.for_intent(focus.intent) if focus is not None else None
-        if found is None or found[1].undo is None or not (bare or _UNDO.match(turn.text)):
+        if found is None or found[1].undo is None or not (bare or _UNDO.match(turn.frame.text)):
             return None
         return Match(self.stage, Kind.INTENT, intent=found[1].undo, confidence=CONFIDENCE,
                      params=dict(found[1].undo_with), detail=f"takes back the last {focus.intent if focus else ''}")
 
     # -- declared follow-ups: modifiers, derived questions, picks ----------------------------
     def _declared(self, turn: TurnInput, focus: Focus, action: ActionSpec) -> _Candidate | None:
-        text = turn.text
+        text = turn.frame.text
         entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
         values = value_spans(text)
         kinds = dict.fromkeys(e.kind for e in focus.entities)
@@ -146,7 +146,7 @@ class FocusStage(FocusReader):
         names = action.follow.slots
         if not names:
             return None
-        text = turn.text
+        text = turn.frame.text
         said = {k: v for k, v in extract_all(action, text, turn.now).items() if k in names and v != focus.params.get(k)}
         if not said:  # said alone, as an answer would be: exactly one typed slot reads it
             lenient = {s.name: v for s in action.slots if s.name in names and s.parser not in _UNTYPED
@@ -221,21 +221,21 @@ class FocusStage(FocusReader):
     # -- the same action again, with something changed ---------------------------------------
     def _said_again(self, turn: TurnInput, focus: Focus) -> Match | None:
         """"那广州呢" / "不对，是6个人" / "提前半小时提醒我": the last action with the changed part."""
-        text = turn.text
+        text = turn.frame.text
         ahead = ahead_minutes(text)
         if ahead is not None:
             if not time_slots(self._registry, focus.intent, focus.params):
                 return None  # nothing timed to count back from: a request of its own
             return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
-                         params={"fragment": text, "correction": True, "ahead": ahead},
+                         params={"fragment": turn.frame, "correction": True, "ahead": ahead},
                          detail=f"{focus.intent} moved {ahead:g} minutes earlier")
-        fragment = follow_up_fragment(text)
+        fragment = turn.frame.fragment()
         if fragment is None or self._rules.classify(text) is not None:
             return None
         corrected = is_correction(text)
         return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
                      params={"fragment": fragment, "correction": corrected},
-                     detail=f"{'correction' if corrected else 'follow-up'} of {focus.intent}: {fragment}")
+                     detail=f"{'correction' if corrected else 'follow-up'} of {focus.intent}: {fragment.text}")
 
     def _bare(self, turn: TurnInput, focus: Focus, action: ActionSpec, said: str) -> Match | None:
         """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short
@@ -258,7 +258,7 @@ class FocusStage(FocusReader):
                 or not telling & set(extract_all(action, text, turn.now)):
             return None
         return Match(self.stage, Kind.FOLLOW_UP, intent=intent, confidence=CONFIDENCE,
-                     params={"fragment": text, "correction": amend},
+                     params={"fragment": turn.frame.part_of(text), "correction": amend},
                      detail=f"bare {'correction' if amend else 'follow-up'} of {intent}: {text}")
 
 

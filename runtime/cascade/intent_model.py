@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Protocol
-
+from runtime.cascade._input import TurnInput
 from runtime.cascade._match import Kind, Match
 from runtime.turn import Stage
-from runtime.views import RouterView
 
 UNKNOWN = "unknown"  # the model's label for a message no skill serves
-
-
-class _Prediction(Protocol):
-    label: str
-    confidence: float
-    alternatives: tuple[tuple[str, float], ...]
-
-
-class _Model(Protocol):
-    def predict(self, text: str) -> _Prediction: ...
 
 
 class IntentModelStage:
@@ -26,34 +14,32 @@ class IntentModelStage:
 
     stage = Stage.INTENT_MODEL
 
-    def __init__(self, model: _Model | None, *, threshold: float = 0.6, clarify_floor: float = 0.3,
+    def __init__(self, *, threshold: float = 0.6, clarify_floor: float = 0.3,
                  known_intents: frozenset[str] | None = None, task_intents: frozenset[str] = frozenset(),
                  small_talk: str | None = None) -> None:
-        self._model = model
         self._threshold = threshold
         self._clarify_floor = clarify_floor
         self._known = known_intents
         self._tasks = task_intents
         self._small_talk = small_talk
 
-    def unsure(self, view: RouterView) -> bool:
+    def unsure(self, turn: TurnInput) -> bool:
         """Whether the calibrated reading of the message is unsure (DESIGN §3.4: ask a model, or the user)."""
-        read = getattr(self._model, "read", None)
-        return read is not None and view.origin in ("text", "voice") and bool(view.text.strip()) \
-            and read(view.text).unsure
+        return turn.view.origin in ("text", "voice") and turn.frame.model_unsure()
 
-    def plausible(self, view: RouterView, *, floor: float = 0.1) -> frozenset[str] | None:
+    def plausible(self, turn: TurnInput, *, floor: float = 0.1) -> frozenset[str] | None:
         """The labels the model gives at least ``floor`` for the message; None without a model."""
-        if self._model is None or not view.text.strip():
+        pred = turn.frame.model_reading()
+        if pred is None:
             return None
-        pred = self._model.predict(view.text)
         return frozenset(lab for lab, p in pred.alternatives if p >= floor) | {pred.label}
 
-    def match(self, view: RouterView) -> Match | None:
+    def match(self, turn: TurnInput) -> Match | None:
         """The model's label when it is sure, a question between two tasks when it is torn."""
-        if self._model is None or view.origin not in ("text", "voice") or not view.text.strip():
+        view = turn.view
+        pred = turn.frame.model_reading() if view.origin in ("text", "voice") else None
+        if pred is None:
             return None
-        pred = self._model.predict(view.text)
         label, conf = pred.label, float(pred.confidence)
         if conf >= self._threshold:
             if label == UNKNOWN:

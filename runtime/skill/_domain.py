@@ -14,7 +14,7 @@ from typing import Any
 
 
 class Operation(StrEnum):
-    """What a message asks to do to an object (the shared lexicon in :mod:`runtime.lexicon` says how)."""
+    """What a message asks to do to an object (the shared lexicon in :mod:`runtime.understand.lexicon` says how)."""
 
     SEE = "see"        # look at it, list it, ask about it
     CREATE = "create"  # set it up, record it, add it

@@ -94,6 +94,15 @@ class SkillRegistry:
         """The object called ``name``."""
         return self._objects.get(name)
 
+    def vocabulary(self) -> frozenset[str]:
+        """Every word of the domain a slip may be repaired towards: the objects' words (not the ones that
+        only point at a shown thing: 那天) and each skill's declared vocabulary."""
+        words = {w for o in self._objects.values() for w in o.words if w not in o.refers}
+        for spec in self._skills.values():
+            if spec.vocabulary is not None:
+                words.update(spec.vocabulary())
+        return frozenset(words)
+
     def triggers(self) -> tuple[Trigger, ...]:
         """Every skill's routing rules, in the order they are tried."""
         return self._triggers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -166,6 +166,8 @@ class SkillSpec:
     """A skill: its name, its actions, the objects it owns and the words for them, its routing rules.
 
     ``help`` is its line in the help text ("设提醒：比如…"), in the order skills are registered.
+    ``vocabulary`` gives the closed vocabulary of its domain (dish names, activities…): the words a
+    pinyin-keyboard slip is repaired towards (its objects' words count too).
     """
 
     name: str
@@ -174,3 +176,4 @@ class SkillSpec:
     triggers: tuple[Trigger, ...] = ()
     objects: tuple[DomainObject, ...] = ()
     help: str = ""
+    vocabulary: Callable[[], Iterable[str]] | None = None

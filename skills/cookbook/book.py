@@ -116,6 +116,10 @@ class Book:
         """The recipe called exactly ``name`` (or an alias of it)."""
         return self._by_name.get(name.strip())
 
+    def names(self) -> tuple[str, ...]:
+        """Every name and alias of a recipe, longest first."""
+        return tuple(self._names)
+
     def named_in(self, text: str) -> Recipe | None:
         """The recipe whose name or alias occurs in ``text`` (the longest mention wins)."""
         for name in self._names:

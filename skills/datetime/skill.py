@@ -214,6 +214,7 @@ def _run(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="datetime",
+    vocabulary=lambda: festivals.WORDS,
     description="日期、时间、星期、工作日和节假日",
     help="日期和节日：比如“今天几号”“离春节还有几天”",
     objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "日子"),

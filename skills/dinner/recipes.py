@@ -25,7 +25,7 @@ from runtime.skill import (
     SlotType,
 )
 from runtime.views import ExecView
-from skills.cookbook.book import Recipe
+from skills.cookbook.book import Recipe, load_book
 from skills.cookbook.catalog import load_catalog
 from skills.cookbook.search import clean_query, find
 from skills.dinner._at_home import cookable, kind_asked
@@ -148,8 +148,16 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
                        entities=tuple(Entity("dish", r.name, r.name) for r in options))
 
 
+def _food_words() -> list[str]:
+    """Dish names (and their aliases) and ingredient names: the words a slip of the keyboard is repaired
+    towards (西红是炒鸡蛋 → 西红柿炒鸡蛋)."""
+    catalog = load_catalog()
+    return [*load_book().names(), *catalog.ingredient_words()]
+
+
 SPEC = SkillSpec(
     name="recipes",
+    vocabulary=_food_words,
     description="家常菜做法",
     help="查菜谱：比如“番茄炒蛋怎么做”",
     objects=(DomainObject("dish", ("道菜", "菜谱", "食谱", "做法", "菜"), ((Operation.SEE, "recipe.query"),),

@@ -21,7 +21,7 @@ from skills.exercise._entries import extract_entries
 from skills.exercise._history import extract_activity, extract_history_period, history, summarise
 from skills.exercise._limits import describe_avoid, describe_days, extract_add, extract_avoid, extract_days
 from skills.exercise._log import confirm_log, corrected_log, how_long, log, num, weight_of
-from skills.exercise._met import DEFAULT_WEIGHT_KG, activity_word, estimate
+from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, activity_word, estimate
 from skills.exercise._plan import parse_level, weekly_plan
 from skills.exercise._plan_follow import FOLLOW_UPS as PLAN_FOLLOW_UPS
 from skills.exercise._triggers import TRIGGERS
@@ -87,9 +87,15 @@ def _extract_level(text: str) -> str | None:
     return parse_level(text)
 
 
+def _activity_words() -> list[str]:
+    """Every activity's name and aliases (游泳, 羽毛球, 跳绳…): what a slip is repaired towards."""
+    return [w for a in activities().values() for w in (a.name, *a.aliases)]
+
+
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="exercise",
+    vocabulary=_activity_words,
     description="运动计划、记录和统计",
     help="运动：比如“帮我制定运动计划”“今天跑了5公里”“这周运动记录”",
     objects=(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime.cascade.rules import RuleRouter, rules_from
 from runtime.skill import SkillRegistry
+from runtime.understand.rules import RuleRouter, rules_from
 from skills import all_skills
 
 TRAIN = Path(__file__).resolve().parents[3] / "shared" / "data" / "train"

@@ -92,8 +92,8 @@ def test_a_record_made_before_in_the_kinds_name_still_counts(services: Services,
 
 
 def _route(text: str) -> str | None:
-    from runtime.cascade.rules import RuleRouter, rules_from
     from runtime.skill import SkillRegistry
+    from runtime.understand.rules import RuleRouter, rules_from
     from skills import all_skills
 
     found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)

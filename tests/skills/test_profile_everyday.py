@@ -101,8 +101,8 @@ def test_a_bmi_lacking_one_value_asks_for_it_and_a_judged_one_says_the_range(ser
 
 
 def _route(text: str) -> str | None:
-    from runtime.cascade.rules import RuleRouter, rules_from
     from runtime.skill import SkillRegistry
+    from runtime.understand.rules import RuleRouter, rules_from
     from skills import all_skills
 
     found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)

@@ -1,6 +1,6 @@
 """Written Cantonese → Mandarin function words, so users in Guangdong and Hong Kong are understood alike.
 
-Applied after Traditional → Simplified (:mod:`runtime._hanzi`), before any stage reads the message:
+Applied after Traditional → Simplified (:mod:`runtime.understand._hanzi`), before any stage reads the message:
 聽日提我交功課 → 明天提醒我交功课, 我哋幾多個人 → 我们多少个人, 唔使喇 → 不用喇. Only words that
 are Cantonese and not everyday Mandarin are mapped (係 after conversion is 系, as in 系统, so only its
 Cantonese compounds are); a mixed-in English word people write in Hong Kong (set個timer) is read too.

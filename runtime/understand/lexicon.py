@@ -16,7 +16,7 @@ from runtime.parsers.slots import parse_duration
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
-__all__ = ["Span", "ahead_minutes", "asks_again_now", "clauses", "explained", "follow_up_fragment", "is_correction",
+__all__ = ["Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "clauses", "explained", "follow_up_fragment", "is_correction",
            "is_elliptical_question", "operations", "ordinals", "unexplained", "value_spans", "yes_no"]
 
 Span = tuple[int, int]
@@ -221,3 +221,13 @@ _NOW_AGAIN = re.compile(r"^(?:那|那么|所以)?(?:现在|目前|这会儿|这�
 def asks_again_now(text: str) -> bool:
     """"现在呢": the message asks only how things stand now (the last question again, at this moment)."""
     return _NOW_AGAIN.match(text.strip()) is not None
+
+
+# The everyday words every skill's messages lean on — times of day, units, the verbs of the operations —
+# that a pinyin-keyboard slip is repaired towards (题醒 → 提醒, 小使 → 小时); the skills add their own.
+VOCABULARY: tuple[str, ...] = (
+    "提醒", "闹钟", "计时器", "小时", "分钟", "钟头", "公里", "千米", "公斤", "早上", "早晨", "上午", "中午", "下午",
+    "傍晚", "晚上", "夜里", "睡前", "凌晨", "明天", "后天", "大后天", "今天", "昨天", "前天", "大前天", "周末", "星期",
+    "礼拜", "月底", "月初", "取消", "删除", "修改", "改成", "预算", "晚饭", "午饭", "早饭", "菜单", "菜谱", "做法",
+    "冰箱", "体重", "身高", "天气", "运动", "锻炼", "记录", "计划", "确认", "继续",
+)

@@ -1,9 +1,8 @@
-"""Stage ``rules``: precise, high-confidence patterns for the intents of DESIGN §3.2.
+"""The skills' routing rules: precise patterns for the intents of DESIGN §3.2, read as part of the parse.
 
-Each skill declares its own rules (``SkillSpec.triggers``); the engine compiles them once, in their
-``order``. Only wording is looked at — never the user's lists or business data (DESIGN §6.2). The
-first rule that matches and is not vetoed by its ``unless`` pattern wins. Parameters are extracted
-afterwards by the engine from the skill's slot specs.
+Each skill declares its own rules (``SkillSpec.triggers``); they are compiled once, in their ``order``.
+Only wording is looked at — never the user's lists or business data (DESIGN §6.2). The first rule that
+matches and is not vetoed by its ``unless`` pattern names the message's intent.
 """
 
 from __future__ import annotations
@@ -12,12 +11,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from runtime.cascade._match import Kind, Match
-from runtime.skill import UNKNOWN, Trigger
-from runtime.turn import Stage
-from runtime.views import RouterView
+from runtime.skill import Trigger
 
-CONFIDENCE = 0.95
+__all__ = ["Rule", "RuleRouter", "rules_from"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +43,11 @@ _SEEN_MAX = 4096
 
 
 class RuleRouter:
-    """Pure pattern matching over the router view's text."""
+    """Pure pattern matching over a message's text."""
 
-    stage = Stage.RULES
-
-    def __init__(self, rules: tuple[Rule, ...], known_intents: frozenset[str] | None = None,
-                 small_talk: str | None = None) -> None:
+    def __init__(self, rules: tuple[Rule, ...], known_intents: frozenset[str] | None = None) -> None:
         self._rules = rules
         self._known = known_intents
-        self._small_talk = small_talk
         self._seen: dict[str, tuple[str, str] | None] = {}  # classify's answers for texts seen lately
 
     def classify(self, text: str) -> tuple[str, str] | None:
@@ -84,13 +76,3 @@ class RuleRouter:
                 m = rule.pattern.search(text)
                 return m.span() if m else None
         return None
-
-    def match(self, view: RouterView) -> Match | None:
-        if view.origin not in ("text", "voice", "menu") or not view.text.strip():
-            return None
-        found = self.classify(view.text.strip())
-        if found is None:
-            return None
-        intent, name = found
-        kind = Kind.CHITCHAT if intent == self._small_talk else Kind.UNKNOWN if intent == UNKNOWN else Kind.INTENT
-        return Match(self.stage, kind, intent=intent, confidence=CONFIDENCE, detail=f"rule {name}")

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from runtime.context import FocusEntity
-from runtime.lexicon import Span, ordinals, unexplained
+from runtime.understand.lexicon import Span, ordinals, unexplained
 
 __all__ = ["Picked", "pick"]
 

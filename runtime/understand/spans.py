@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.lexicon import Span
 from runtime.skill import Entity, Modifier, Question
+from runtime.understand.lexicon import Span
 
 __all__ = ["inside", "only", "said", "slack", "within"]
 
