@@ -36,7 +36,8 @@ def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
         changed = fragment.follow_up(action, frame.params)
         params = dict(changed) if changed else None
     else:
-        extra = fragment.slots(action)
+        edit = bool(match.params.get("correction")) or not (action.read_only or action.repeatable)
+        extra = fragment.edited(action) if edit else fragment.slots(action)
         for slot in action.slots:  # "不要羊肉" after a plan adds to what was ruled out before
             before = frame.params.get(slot.name)
             if slot.parser is SlotType.TEXT_LIST and isinstance(before, list) and isinstance(extra.get(slot.name), list):

@@ -24,7 +24,7 @@ class ConfirmationStage:
         self._registry = registry
 
     def match(self, turn: TurnInput) -> Match | None:
-        pending, frame = turn.pending, turn.frame
+        pending, frame = turn.pending, turn.frame.without_reasons()
         if pending is None or turn.view.expected_field is not None:
             return None
         action = self._registry.action(pending.skill, pending.action)
@@ -43,6 +43,8 @@ class ConfirmationStage:
         if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
             changed = fragment.follow_up(action, pending.params) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
+        if not found:  # "不是5公里是6公里": the words after the last 是 are the correction
+            found = frame.changed(action, pending.params)
         if not found:
             found = frame.nearest_number(action, pending.params)
         readings = frame.number_readings(action, pending.params) if not found else []

@@ -12,6 +12,7 @@ that does wins. Pure: the focus is read, never changed.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from runtime._slots import time_slots
@@ -56,7 +57,14 @@ class FocusStage(FocusReader):
     stage = Stage.RULES
 
     def match(self, turn: TurnInput) -> Match | None:
-        """The follow-up of the focus this message is, or None."""
+        """The follow-up of the focus this message is, or None. A message read whole first; then, when it
+        holds clauses that only say why ("改到中午吧，早上我在开会"), what it asks without them."""
+        found = self._read(turn)
+        if found is None and turn.frame.reasons():
+            found = self._read(replace(turn, frame=turn.frame.without_reasons()))
+        return found
+
+    def _read(self, turn: TurnInput) -> Match | None:
         focus, view = turn.focus, turn.view
         if focus is None or view.origin not in ("text", "voice"):
             return None

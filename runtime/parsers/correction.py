@@ -37,22 +37,26 @@ def correction_tail(text: str) -> str | None:
 
 
 _DAY_WORDS = re.compile(r"天|号|日|周|星期|礼拜|月|年|节|晚|早|下午|上午|中午|凌晨|夜")
+_PART = re.compile(r"早|上午|中午|午|下午|晚|夜|凌晨|傍晚|黄昏|清晨")  # a part of the day said: the half is as said
 _EXPLICIT_24H = re.compile(r"\d{1,2}[:：]\d{2}|(?:1[3-9]|2[0-3])[点时]|[十二][三四五六七八九]点|二十[一二三]?点")
 
 
 def corrected_time(new: TimeExpr, old: TimeExpr, said: str) -> TimeExpr:
-    """What a correction means: a new day keeps the old clock time ("是大后天"); a bare clock time
-    keeps the old day and the half of the day nearest the old time ("是4点" after 下午3点 → 16:00); a time
-    counted back from the old one ("提前半小时") is already exact."""
+    """What a correction means — it changes only what it names: a new day keeps the old clock time
+    ("是大后天"); a clock time or a part of the day keeps the old day ("改到中午", and "是4点" after 下午3点 is
+    16:00: a bare clock time takes the half of the day nearest the old time); a time counted back from the
+    old one ("提前半小时") is already exact."""
     if said.lstrip().startswith("提前") or (new.rrule and new.rrule != old.rrule):
         return new  # counted back from the old time, or a new repeat ("每隔两小时"): exact as said
-    if not new.has_time and old.has_time:
+    dated = new.dated if new.dated is not None else bool(_DAY_WORDS.search(said))
+    timed = new.has_time or bool(_PART.search(said))  # 中午 names a time of day, if not a clock time
+    if dated and not new.has_time and old.has_time:
         at = new.at.replace(hour=old.at.hour, minute=old.at.minute, second=0, microsecond=0)
-        return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=True, span=new.span)
-    if new.has_time and not _DAY_WORDS.search(said):
+        return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=True, span=new.span, dated=True)
+    if timed and not dated:
         hour = new.at.hour
-        if hour % 12 and not _EXPLICIT_24H.search(said):
+        if hour % 12 and not _EXPLICIT_24H.search(said) and not _PART.search(said):
             hour = min((hour % 12, hour % 12 + 12), key=lambda h: abs(h - old.at.hour))
         at = old.at.replace(hour=hour, minute=new.at.minute, second=0, microsecond=0)
-        return TimeExpr(at=at, rrule=old.rrule, has_time=True, span=new.span)
+        return TimeExpr(at=at, rrule=old.rrule, has_time=True, span=new.span, dated=old.dated)
     return new

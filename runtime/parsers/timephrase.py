@@ -49,7 +49,8 @@ class TimeExpr:
     ``has_time`` whether a clock time or a duration was said; ``span`` the characters of the phrase
     in the text; ``said`` the words understood; ``unexplained`` the temporal-looking words of the
     text that were not used (a festival the calendar does not know, a second date, 下班后 …);
-    ``timer`` whether it was said as a timer (10分钟计时器).
+    ``timer`` whether it was said as a timer (10分钟计时器); ``dated`` whether a day was named (明天,
+    周五, 12月3号, 中秋 — not 下午 or 8点 alone), None when not known (a value stored before it was kept).
     """
 
     at: datetime
@@ -59,6 +60,7 @@ class TimeExpr:
     said: str = ""
     unexplained: tuple[str, ...] = ()
     timer: bool = False
+    dated: bool | None = None
 
     def to_param(self) -> dict[str, Any]:
         """A JSON-serialisable form (slot params)."""
@@ -70,6 +72,8 @@ class TimeExpr:
             param["unexplained"] = list(self.unexplained)
         if self.timer:
             param["timer"] = True
+        if self.dated is not None:
+            param["dated"] = self.dated
         return param
 
     @classmethod
@@ -82,7 +86,8 @@ class TimeExpr:
         return cls(at=at, rrule=param.get("rrule") or None, has_time=bool(param.get("has_time", True)),
                    span=(int(span[0]), int(span[1])), said=str(param.get("said") or ""),
                    unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
-                   timer=bool(param.get("timer", False)))
+                   timer=bool(param.get("timer", False)),
+                   dated=None if param.get("dated") is None else bool(param["dated"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +248,8 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
-    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer)
+    dated = any(_slots(p)[0] for p in reading.used)
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, dated)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:

@@ -19,12 +19,13 @@ from typing import Any, TypeVar
 
 from runtime.parsers.correction import CORRECTION, correction_tail
 from runtime.parsers.slots import parse_choice, parse_yes_no
-from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillRegistry, SlotSpec
+from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillRegistry, SlotSpec, SlotType
 from runtime.understand import lexicon, slots, spans
 from runtime.understand.control import ControlReading, read_control
 from runtime.understand.lexicon import VOCABULARY
 from runtime.understand.normalise import Normaliser
 from runtime.understand.pick import Picked, pick
+from runtime.understand.reasons import reason_spans
 from runtime.understand.rules import RuleRouter, rules_from
 from runtime.understand.typos import Repair
 
@@ -143,6 +144,22 @@ class Frame:
                 if at >= 0 and not lexicon.unexplained(text[:at], []):  # "前一天早上9点提醒我…": counted from that day
                     return Frame(f"{text[:at]}{phrase}{text[at:]}", self.now, self.lang)
         return self
+
+    def reasons(self) -> list[Frame]:
+        """The clauses that say why, not what ("早上我在开会" beside "改到中午吧")."""
+        return [self.part(a, b) for a, b in self._once("reasons", lambda: reason_spans(self.text))]
+
+    def without_reasons(self) -> Frame:
+        """This message without the clauses that say why (itself when none does)."""
+        spans = self._once("reasons", lambda: reason_spans(self.text))
+        if not spans:
+            return self
+        kept, start = [], 0
+        for a, b in spans:
+            kept.append(self.text[start:a])
+            start = b
+        kept.append(self.text[start:])
+        return Frame(" ".join(k.strip() for k in kept if k.strip()), self.now, self.lang)
 
     def keep(self) -> str:
         """The words, for storing with a request that is carried out later (parsed again then)."""
@@ -291,9 +308,32 @@ class Frame:
 
     # -- values ------------------------------------------------------------------------------
     def slots(self, action: ActionSpec) -> dict[str, Any]:
-        """Every value of ``action``'s slots the message says."""
-        return self._once(("slots", action.intent, action.name),
-                          lambda: slots.extract_all(action, self.text, self.now))
+        """Every value of ``action``'s slots the message says — none from a clause that only says why,
+        unless that clause holds what a required free-text slot would otherwise lack ("明天提醒我，孩子要带作业":
+        the second clause is what to be reminded of)."""
+        return self._once(("slots", action.intent, action.name), lambda: self._slots(action))
+
+    def _slots(self, action: ActionSpec) -> dict[str, Any]:
+        full = slots.extract_all(action, self.text, self.now)
+        lean = self.without_reasons()
+        if lean is self:
+            return full
+        found = slots.extract_all(action, lean.text, self.now)
+        lost = [s for s in action.slots if s.required and s.parser == "text" and s.name in full and s.name not in found]
+        return full if lost else found
+
+    def edited(self, action: ActionSpec) -> dict[str, Any]:
+        """The slots this message changes when it is said as an edit of what ``action`` made: every slot it
+        names in its own form (a time, a count, a restriction, a known city); a free-text slot only when it
+        names nothing else ("不对，是取快递") or says the whole request again ("改成明天提醒我取快递"). An
+        operation word ("挪到十一点") or a reason never becomes content."""
+        found = self.slots(action)
+        free = {s.name for s in action.slots if s.parser is SlotType.TEXT and not s.standalone}
+        if not any(k not in free for k in found):
+            return found
+        if self.rule is not None and self.rule[0] == action.intent:
+            return found
+        return {k: v for k, v in found.items() if k not in free}
 
     def answer(self, slot: SlotSpec) -> Any:
         """``slot``'s value read leniently, as the answer to its question (a bare "3")."""
@@ -302,8 +342,10 @@ class Frame:
 
     def changed(self, action: ActionSpec, params: Mapping[str, Any], *, expected: str | None = None,
                 corrections: bool = True) -> dict[str, Any]:
-        """Slots of ``action`` the message names by their own words with a value other than in ``params``."""
-        return slots.changed_slots(action, params, self.text, self.now, expected=expected, corrections=corrections)
+        """Slots of ``action`` the message names by their own words with a value other than in ``params``
+        (never read from a clause that only says why)."""
+        text = self.without_reasons().text
+        return slots.changed_slots(action, params, text, self.now, expected=expected, corrections=corrections)
 
     def another_thing(self, action: ActionSpec, params: Mapping[str, Any], *, asked: str | None = None) -> bool:
         """Whether it asks for the same action about something else (a free-text slot said anew)."""

@@ -167,8 +167,15 @@ def test_param_round_trip() -> None:
     assert expr is not None
     param = expr.to_param()
     assert param == {"at": "2026-12-02T19:00:00+08:00", "rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR",
-                     "has_time": True, "span": [0, 9], "said": "每周一三五晚上7点"}
+                     "has_time": True, "span": [0, 9], "said": "每周一三五晚上7点", "dated": True}
     assert TimeExpr.from_param(param) == expr
+
+
+def test_a_time_knows_whether_a_day_was_named() -> None:
+    for said, dated in (("后天下午3点", True), ("周五", True), ("中秋晚上", True), ("下午3点", False),
+                        ("8点半", False), ("中午", False)):
+        expr = parse_time_phrase(said, EVENING)
+        assert expr is not None and expr.dated is dated, said
 
 
 def test_from_param_rejects_naive() -> None:
