@@ -4,3 +4,7 @@ Normalise the text, then parse it once into a frame: the dialogue act, the opera
 reference to the focus, the slots with their spans, and every other span classified. Everything after
 the parser reads the frame, never the text.
 """
+
+from runtime.understand.crisis import Crisis, CrisisKind, detect_crisis
+
+__all__ = ["Crisis", "CrisisKind", "detect_crisis"]
