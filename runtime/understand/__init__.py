@@ -6,5 +6,6 @@ the parser reads the frame, never the text.
 """
 
 from runtime.understand.crisis import Crisis, CrisisKind, detect_crisis
+from runtime.understand.normalise import normalise
 
-__all__ = ["Crisis", "CrisisKind", "detect_crisis"]
+__all__ = ["Crisis", "CrisisKind", "detect_crisis", "normalise"]

@@ -79,12 +79,13 @@ _OTHER = re.compile(r"孩子|小孩|宝宝|娃|儿子|女儿|孙子|孙女|老�
                     r"|同学|同事|朋友|室友|邻居|他|她|有人|弟弟|妹妹|哥哥|姐姐")
 _MISTAKE = re.compile(r"误|不小心|不知道|以为是|蘑菇|野生菌|电池|磁铁|干燥剂|水银|凝珠")
 _PLAN = re.compile(r"想|要|打算|准备|今晚就|等[^，。]{0,6}就")
+_DONE = re.compile(r"了|刚|已经|过")
 # the one who thinks of it is someone else ("我朋友说想自杀"): the reply is about helping them
 _SOMEONE = re.compile(r"(?:朋友|同学|同事|室友|闺蜜|孩子|儿子|女儿|老公|老婆|爸|妈|弟弟|妹妹|哥哥|姐姐|邻居|他|她|有人)"
                       r"(?:说|说过|讲|总说|一直说|跟我说|也|又|刚|刚才|已经|好像|可能|在|要|想|想要|去)*$")
 # what makes a cue something else: heartbreak for 心口疼, play or upbringing for 打, gums for 吐血, drink for slurred speech
 _NOT_SO = {"chest": re.compile(r"失恋|分手|伤心|心碎|被甩|想他|想她"),
-           "hit": re.compile(r"教育|管教|调皮|打闹|闹着玩|玩游戏|游戏里|拼多多|砍一刀|砍价"),
+           "hit": re.compile(r"教育|管教|调皮|打闹|闹着玩|游戏|拼多多|砍一刀|砍价"),
            "bleeding": re.compile(r"刷牙|牙龈|牙齿"),
            "stroke_speech": re.compile(r"喝多了|喝醉|醉了|喝了酒")}
 # a request said after the crisis words in the same clause ("胸口疼明天提醒我挂号"): cut there
@@ -159,8 +160,8 @@ def _read(cue: Cue, m: re.Match[str], text: str, clause: Span, fiction: bool) ->
             kind, sub = CrisisKind.MEDICAL, "poisoning"
         elif _HABIT.search(words):
             return None  # "每天要吃一大把药"
-        elif _PLAN.search(head):
-            sub = "ideation"
+        elif _PLAN.search(head) or not _DONE.search(text[max(clause[0], m.start() - 6):m.end() + 3]):
+            sub = "ideation"  # said as a plan, not as done ("…就把攒下的药全吃掉")
     elif kind is CrisisKind.SELF_HARM and _SOMEONE.search(text[clause[0]:m.start()]):
         if cue.family in ("jump", "means") and text.startswith("了", m.end()):
             kind, sub = CrisisKind.MEDICAL, "trauma"  # "我同学跳楼了": it has happened
