@@ -15,9 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from runtime._apply import apply_match
-from runtime._dialect import mandarin
 from runtime._dialogue import Dialogue
-from runtime._hanzi import simplified
 from runtime._slots import plain
 from runtime._turnstate import TurnState, snapshot
 from runtime.cascade import Cascade, Kind, Match, TurnInput
@@ -27,6 +25,7 @@ from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
 from runtime.summary import build_model_summary
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
+from runtime.understand import normalise
 from runtime.views import RouterView
 
 log = logging.getLogger(__name__)
@@ -130,7 +129,7 @@ class Engine:
     # -- one attempt -------------------------------------------------------------------------
     def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
         now = inbound.at.astimezone(self._zone)
-        text = mandarin(simplified(inbound.text))
+        text = normalise(inbound.text)
         if text != inbound.text:  # 繁體 is read as 简体, written Cantonese as Mandarin, by every stage and skill
             inbound = inbound.model_copy(update={"text": text})
         trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,

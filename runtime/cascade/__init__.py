@@ -35,6 +35,7 @@ from runtime.llm import LLM
 from runtime.llm.routing import labels_from_registry
 from runtime.skill import UNKNOWN, Operation, SkillRegistry
 from runtime.turn import Stage
+from runtime.understand import detect_crisis
 from runtime.views import ModelSummary, RouterView
 
 __all__ = ["Cascade", "Kind", "Match", "TurnInput"]
@@ -72,8 +73,11 @@ class Cascade:
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
         self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
                                              if op not in (Operation.DELETE, Operation.SNOOZE)})
+        crisis = registry.crisis()
+        self._crisis_intent = crisis[1].intent if crisis is not None else None
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
+            ("crisis", self._crisis),
             ("control", self._control),
             ("choice", self.expected.choice),
             ("expected_input", self.expected.match),
@@ -113,6 +117,24 @@ class Cascade:
         return Match(found.stage, Kind.COMPOUND, intent=found.intent, confidence=found.confidence,
                      params={"parts": [head, tail], "together": []},
                      detail=f"{found.detail}; then the rest as a request of its own")
+
+    def _crisis(self, turn: TurnInput) -> Match | None:
+        """Crisis first (DESIGN §3.4): ahead of every reading of the message, so that no yes/no, answer or
+        cancel ("好，我不想活了", "算了，…") takes it; a request said beside it is carried out afterwards."""
+        if self._crisis_intent is None or turn.view.origin not in ("text", "voice"):
+            return None
+        found = detect_crisis(turn.text)
+        if found is None:
+            return None
+        # the request said beside it, from its first clause that asks for something by itself in so many words
+        # ("明早提醒我去挂号"; a symptom said beside the crisis, "还一直出冷汗", is no request)
+        pieces = found.rest(turn.text).split("，")
+        start = next((n for n, piece in enumerate(pieces) if self._read_piece(piece, by_model=False) is not None
+                      or (operations(piece) and self.domain.guesses(piece))), len(pieces))
+        return Match(Stage.CONTROL, Kind.CRISIS, intent=self._crisis_intent,
+                     params={"kind": found.kind.value, "sub": found.sub, "also": [k.value for k in found.also],
+                             "spans": [list(s) for s in found.spans], "rest": "，".join(pieces[start:])},
+                     detail=f"crisis: {found.kind.value}/{found.sub} ({', '.join(found.cues)})")
 
     def _control(self, turn: TurnInput) -> Match | None:
         found = self.control.match(turn.view)
@@ -168,9 +190,9 @@ class Cascade:
         return (found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)) and bool(
             operations(turn.text) or any(p.search(turn.text) for p in self._object_words))
 
-    def _read_piece(self, text: str) -> str | None:
-        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
-        model's sure reading of a complete request), if any."""
+    def _read_piece(self, text: str, *, by_model: bool = True) -> str | None:
+        """The intent one piece of a message asks for by itself (a rule, operation × object, or — with
+        ``by_model`` — the local model's sure reading of a complete request), if any."""
         found = self.rules.classify(text)
         if found is not None:
             return None if found[0] in (UNKNOWN, self.small_talk) else found[0]
@@ -179,6 +201,8 @@ class Cascade:
         if domain is not None and domain.kind is Kind.INTENT and (
                 domain.intent not in self.read_only or self._complete(domain.intent, text)):
             return domain.intent  # a question that cannot be asked alone ("能做点啥") asks about the piece before it
+        if not by_model:
+            return None
         # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
         model = self.intent_model.match(view)
         if model is not None and model.kind is Kind.INTENT and self._complete(model.intent, text):
