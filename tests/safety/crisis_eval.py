@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime._dialect import mandarin
-from runtime._hanzi import simplified
-from runtime.understand.crisis import detect_crisis
+from runtime.understand import detect_crisis, normalise
 
 __all__ = ["Score", "load", "score"]
 
@@ -69,7 +67,7 @@ def score(rows: list[dict[str, Any]]) -> Score:
     s = Score()
     for row in rows:
         text, want = str(row["text"]), row.get("kind")
-        found = detect_crisis(mandarin(simplified(text)))
+        found = detect_crisis(normalise(text))
         if want:
             s.crisis += 1
             if found is None:
