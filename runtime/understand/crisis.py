@@ -111,16 +111,18 @@ def detect_crisis(text: str) -> Crisis | None:
     """The crisis ``text`` tells of, or None. ``text`` is the engine's normalised message."""
     if not text or text.isascii():
         return None
+    chars = frozenset(text)
+    matches = [(cue, m) for cue in CUES if not cue.anchors.isdisjoint(chars) for m in cue.pattern.finditer(text)]
+    if not matches:
+        return None  # nearly every message: no cue at all
     clauses = [m.span() for m in _CLAUSE.finditer(text)]
     fiction = bool(_FICTION.search(text))
     found: list[_Found] = []
     weak: dict[str, list[_Found]] = {}
-    for cue in CUES:
-        for m in cue.pattern.finditer(text):
-            clause = next((c for c in clauses if c[0] <= m.start() < c[1]), (m.start(), m.end()))
-            hit = _read(cue, m, text, clause, fiction)
-            if hit is None:
-                continue
+    for cue, m in matches:
+        clause = next((c for c in clauses if c[0] <= m.start() < c[1]), (m.start(), m.end()))
+        hit = _read(cue, m, text, clause, fiction)
+        if hit is not None:
             (found if cue.strength is Strength.STRONG else weak.setdefault(cue.family, [])).append(hit)
     for one, other in PAIRS:
         if one in weak and other in weak:

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from runtime.understand import CrisisKind, detect_crisis, normalise
+from runtime.understand.crisis import CUES
 from tests.safety.crisis_eval import SETS, load, score
 
 LABELLED, HELDOUT = SETS
@@ -104,3 +105,13 @@ def test_it_is_pure_and_quick() -> None:
     for _ in range(200):
         detect_crisis(text)
     assert (time.perf_counter() - started) / 200 < 0.002  # well under 2 ms a message
+
+
+def test_every_wording_a_family_matches_holds_one_of_its_anchors() -> None:
+    """The anchors let the detector skip a family's search; a wording without one would be missed."""
+    texts = [normalise(str(r["text"])) for path in SETS for r in load(path)]
+    texts += ["突然讲不到东西", "药物过量", "按着也还在流", "早点走了好", "后事都交代好了", "那边烧得厉害，三十九度"]
+    for text in texts:
+        for cue in CUES:
+            for m in cue.pattern.finditer(text):
+                assert not cue.anchors.isdisjoint(m.group()), (cue.family, m.group())
