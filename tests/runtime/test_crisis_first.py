@@ -7,6 +7,7 @@ import pytest
 
 from runtime.engine import Engine
 from runtime.llm.routing import labels_from_registry
+from runtime.llm.tools import tools_from_skills
 from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from skills import registry as real_registry
@@ -89,4 +90,5 @@ def test_the_crisis_answer_is_no_menu_key_model_label_or_public_label() -> None:
     crisis = reg.crisis()
     assert crisis is not None and crisis[1].intent not in reg.menu_keys()
     assert crisis[1].intent not in {label.intent for label in labels_from_registry(reg.skills)}
+    assert crisis[1].intent not in {t.intent for t in tools_from_skills(reg.skills, lambda a, p: None, reg.read_only_intents())}
     assert reg.public(crisis[1].intent) == "chitchat" and crisis[1].intent not in reg.labels()
