@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runtime import texts
 from runtime._apply_common import Carrier, rebind, repeat_pending
+from runtime._apply_crisis import crisis
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
 from runtime._slots import amended
@@ -278,5 +279,5 @@ _HANDLERS = {
     Kind.CANCEL: _cancel, Kind.CONTINUE: _continue, Kind.CONFIRM: _confirm, Kind.RESET: _reset,
     Kind.ANSWER: _answer, Kind.FILL: _fill, Kind.FOLLOW_UP: follow_up, Kind.REFER: refer, Kind.INVALID: _invalid,
     Kind.CHOICE: _choice, Kind.CLARIFY: _clarify, Kind.INTENT: _intent, Kind.UNKNOWN: unknown, Kind.CHITCHAT: unknown,
-    Kind.COMPOUND: _compound,
+    Kind.COMPOUND: _compound, Kind.CRISIS: crisis,
 }

@@ -43,6 +43,8 @@ CLARIFY_HEAD = "你是想："
 WHICH_ONE = "你说的是哪一个？（{task}）"
 CLARIFY_TAIL = "回复数字就行～"
 SKILL_FAILED = "抱歉，{task}时出了点问题，请稍后再试。"
+# said only if the crisis answer itself failed: the numbers every Chinese phone can call, nothing else
+CRISIS_FAILSAFE = "如果有危险，请马上拨打120（急救）或110（报警）。我一直在这儿。"
 
 CONTROLS = "随时可以说“取消”“继续”“重新开始”。"
 

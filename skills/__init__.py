@@ -21,6 +21,7 @@ SKILL_MODULES: tuple[tuple[str, str], ...] = (
     ("skills.datetime.skill", "SPEC"),
     ("skills.weather.skill", "SPEC"),
     ("skills.smalltalk.skill", "SPEC"),
+    ("skills.safety.skill", "SPEC"),
 )
 
 

@@ -56,14 +56,17 @@ class Cascade:
                                              small_talk=self.small_talk)
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
-        self.compound = CompoundStage(PieceReader(lang, self.domain, intent_threshold), self.read_only,
-                                      registry.write_intents())
+        self.pieces = PieceReader(lang, self.domain, intent_threshold)
+        self.compound = CompoundStage(self.pieces, self.read_only, registry.write_intents())
         # intents that delete or postpone something: a model may only propose them for a thing the message names
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
         self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
                                              if op not in (Operation.DELETE, Operation.SNOOZE)})
+        crisis = registry.crisis()
+        self._crisis_intent = crisis[1].intent if crisis is not None else None
         self.order: tuple[tuple[str, Decider], ...] = (
             ("event", lambda t: self.event.match(t.view)),
+            ("crisis", self._crisis),
             ("control", self._control),
             ("choice", self.expected.choice),
             ("expected_input", self.expected.match),
@@ -114,6 +117,22 @@ class Cascade:
         return Match(found.stage, Kind.COMPOUND, intent=found.intent, confidence=found.confidence,
                      params={"parts": [head, tail], "together": []},
                      detail=f"{found.detail}; then the rest as a request of its own")
+
+    def _crisis(self, turn: TurnInput) -> Match | None:
+        """Crisis first (DESIGN §3.4): ahead of every reading of the message, so that no yes/no, answer or
+        cancel ("好，我不想活了", "算了，…") takes it; a request said beside it is carried out afterwards."""
+        if self._crisis_intent is None or turn.view.origin not in ("text", "voice"):
+            return None
+        found = turn.frame.crisis
+        if found is None:
+            return None
+        # the request said beside it, from its first clause that asks for something by itself in so many words
+        # ("明早提醒我去挂号"; a symptom said beside the crisis, "还一直出冷汗", is no request)
+        rest = self.pieces.request_after(turn.frame.after_crisis())
+        return Match(Stage.CONTROL, Kind.CRISIS, intent=self._crisis_intent,
+                     params={"kind": found.kind.value, "sub": found.sub, "also": [k.value for k in found.also],
+                             "spans": [list(s) for s in found.spans], "rest": rest},
+                     detail=f"crisis: {found.kind.value}/{found.sub} ({', '.join(found.cues)})")
 
     def _control(self, turn: TurnInput) -> Match | None:
         found = self.control.match(turn)

@@ -33,6 +33,7 @@ class Kind(StrEnum):
     UNSUPPORTED = "unsupported"  # a message type the bot cannot read
     UNKNOWN = "unknown"
     CHITCHAT = "chitchat"
+    CRISIS = "crisis"            # thoughts of self-harm, a medical emergency, violence at home: answered first
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from runtime.cascade.domain import DomainStage
 from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.understand.frame import Frame, Language
+from runtime.understand.lexicon import operations
 from runtime.understand.slots import extract_all
 
 __all__ = ["CompoundStage", "PieceReader"]
@@ -38,9 +39,18 @@ class PieceReader:
         self._small_talk = talk[1].intent if talk else None
         self._read_only = lang.registry.read_only_intents()
 
-    def read(self, text: str) -> str | None:
-        """The intent one piece of a message asks for by itself (a rule, operation × object, or the local
-        model's sure reading of a complete request), if any."""
+    def request_after(self, pieces: list[Frame]) -> Frame | None:
+        """The pieces from the first one that asks for something by itself in so many words (a rule,
+        operation × object — never the local model's guess), joined; None when none does ("还一直出冷汗"
+        beside a crisis is no request)."""
+        texts = [p.text for p in pieces]
+        start = next((n for n, piece in enumerate(texts) if self.read(piece, by_model=False) is not None
+                      or (operations(piece) and self._domain.guesses(pieces[n]))), len(texts))
+        return pieces[0].joined(pieces[start:]) if start < len(texts) else None
+
+    def read(self, text: str, *, by_model: bool = True) -> str | None:
+        """The intent one piece of a message asks for by itself (a rule, operation × object, or — with
+        ``by_model`` — the local model's sure reading of a complete request), if any."""
         found = self._lang.rules.classify(text)
         if found is not None:
             return None if found[0] in (UNKNOWN, self._small_talk) else found[0]
@@ -48,6 +58,8 @@ class PieceReader:
         if domain is not None and domain.kind is Kind.INTENT and (
                 domain.intent not in self._read_only or self.complete(domain.intent, text)):
             return domain.intent  # a question that cannot be asked alone ("能做点啥") asks about the piece before it
+        if not by_model:
+            return None
         # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
         pred = Frame(text, datetime.now().astimezone(), self._lang).model_reading()
         if pred is not None and float(pred.confidence) >= self._threshold and pred.label not in (

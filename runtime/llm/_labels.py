@@ -30,7 +30,7 @@ def labels_from_registry(skills: Iterable[object]) -> tuple[RouteLabel, ...]:
     for skill in skills:
         for action in getattr(skill, "actions", ()):
             intent = str(action.intent)
-            if intent in seen:
+            if intent in seen or getattr(action, "crisis", False):  # reached by detection, never by a model
                 continue
             description = str(getattr(action, "description", "") or getattr(action, "task", "") or intent)
             params = tuple(str(s.name) for s in getattr(action, "slots", ()))

@@ -102,6 +102,8 @@ def tools_from_skills(skills: Iterable[SkillSpec], run_action: Callable[[ActionS
     tools: list[AgentTool] = []
     for skill in skills:
         for action in skill.actions:
+            if action.crisis:
+                continue  # the crisis answer is reached by detection, never by a model
             intent = str(action.intent)
             props = {
                 str(s.name): {"type": "number" if str(s.parser) in _NUMERIC else "string",

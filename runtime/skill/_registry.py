@@ -77,9 +77,14 @@ class SkillRegistry:
         """The action that answers what no stage routed, when its slots recognise the message (small talk)."""
         return next(((s, a) for s, a in self._by_intent.values() if a.fallback), None)
 
+    def crisis(self) -> tuple[SkillSpec, ActionSpec] | None:
+        """The action that answers a crisis the engine detected (DESIGN §3.4), if a skill declares one."""
+        return next(((s, a) for s, a in self._by_intent.values() if a.crisis), None)
+
     def menu_keys(self) -> tuple[str, ...]:
-        """The menu keys a CLICK may carry: every intent a skill serves (small talk is not a task)."""
-        return tuple(i for i, (_, a) in self._by_intent.items() if not a.fallback)
+        """The menu keys a CLICK may carry: every intent a skill serves (small talk and the crisis answer
+        are not tasks)."""
+        return tuple(i for i, (_, a) in self._by_intent.items() if not (a.fallback or a.crisis))
 
     def help_lines(self) -> tuple[str, ...]:
         """Each skill's line of the help text, in registration order."""

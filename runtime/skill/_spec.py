@@ -128,7 +128,8 @@ class ActionSpec:
     ``task`` is how the bot names the task in Chinese ("设提醒"); ``reports_as`` the public intent
     label (DESIGN §3.2) a skill-specific intent is reported under; ``follow`` how its results are
     followed up (see :class:`FollowUps`). A ``fallback`` action (small talk) answers a message that no
-    stage routed, when one of its slots recognises it.
+    stage routed, when one of its slots recognises it. A ``crisis`` action answers a crisis the engine
+    detected (DESIGN §3.4 "Crisis first"): never routed to, never a menu key or a model label.
     """
 
     name: str
@@ -149,6 +150,7 @@ class ActionSpec:
     reports_as: str | None = None
     follow: FollowUps = field(default_factory=FollowUps)
     fallback: bool = False  # answers a message no other action explains, when its slots recognise it
+    crisis: bool = False  # answers a crisis the engine detected, with params kind / sub / also
 
     @property
     def keeps(self) -> bool:

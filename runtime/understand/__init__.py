@@ -6,8 +6,9 @@ Everything after the parser asks the frame, never the text.
 """
 
 from runtime.parsers.timephrase import leaning
+from runtime.understand.crisis import Crisis, CrisisKind, detect_crisis
 from runtime.understand.frame import Frame, Language, Parser
 from runtime.understand.slots import USE_DEFAULT
 from runtime.understand.slots import typed as typed_params
 
-__all__ = ["USE_DEFAULT", "Frame", "Language", "Parser", "leaning", "typed_params"]
+__all__ = ["USE_DEFAULT", "Crisis", "CrisisKind", "Frame", "detect_crisis", "Language", "Parser", "leaning", "typed_params"]

@@ -22,6 +22,7 @@ from runtime.parsers.slots import parse_choice, parse_yes_no
 from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillRegistry, SlotSpec, SlotType
 from runtime.understand import lexicon, slots, spans
 from runtime.understand.control import ControlReading, read_control
+from runtime.understand.crisis import Crisis, detect_crisis
 from runtime.understand.lexicon import VOCABULARY
 from runtime.understand.normalise import Normaliser
 from runtime.understand.pick import Picked, pick
@@ -144,6 +145,19 @@ class Frame:
                 if at >= 0 and not lexicon.unexplained(text[:at], []):  # "前一天早上9点提醒我…": counted from that day
                     return Frame(f"{text[:at]}{phrase}{text[at:]}", self.now, self.lang)
         return self
+
+    @property
+    def crisis(self) -> Crisis | None:
+        """The crisis the message tells of (thoughts of suicide or self-harm, a medical emergency, violence
+        at home), if any."""
+        return self._once("crisis", lambda: detect_crisis(self.text))
+
+    def after_crisis(self) -> list[Frame]:
+        """The pieces of the message its crisis words leave, in order (cut at commas)."""
+        found = self.crisis
+        if found is None:
+            return []
+        return [Frame(p, self.now, self.lang) for p in found.rest(self.text).split("，") if p.strip()]
 
     def reasons(self) -> list[Frame]:
         """The clauses that say why, not what ("早上我在开会" beside "改到中午吧")."""
