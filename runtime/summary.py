@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from runtime._spoken import describe_params
 from runtime.context import ConversationRuntimeContext, Summary
-from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
 from runtime.views import ModelSummary
 
 MAX_CONFIRMED = 5
@@ -20,9 +19,6 @@ _SPOKEN = {
     "city": lambda v: str(v),
 }
 
-
-_UNITS = {"minutes": "{}分钟", "distance_km": "{}公里", "height_cm": "身高{}厘米", "weight_kg": "体重{}公斤",
-          "servings": "{}份"}
 
 
 def _num(value: Any) -> str:
@@ -49,39 +45,6 @@ def default_for(summary: Summary, field: str) -> tuple[Any, str] | None:
         return None
     value = summary.constraints[field]
     return value, _SPOKEN[field](value)
-
-
-def _when(value: Mapping[str, Any]) -> str:
-    try:
-        expr = TimeExpr.from_param(dict(value))
-    except (KeyError, ValueError, TypeError):
-        return "时间"
-    return describe_rrule(expr.rrule, expr.at) if expr.rrule else format_when(expr.at)
-
-
-def _plain(text: str) -> bool:
-    """Free text safe to quote in a prompt: no JSON punctuation, no id-like runs."""
-    return not re.search(r"[{}\[\]\"'<>:=]|[A-Za-z0-9_\-]{8,}", text)
-
-
-def describe_params(params: Mapping[str, Any]) -> str:
-    parts = []
-    for key, value in params.items():
-        if key == "people":
-            parts.append(f"{_num(value)}人")
-        elif key == "budget":
-            parts.append(f"预算{_num(value)}元")
-        elif key in ("dietary", "dislikes") and isinstance(value, list):
-            parts.append("忌口" + ("、".join(map(str, value[:4])) if value else "无"))
-        elif key in _UNITS and isinstance(value, int | float):
-            parts.append(_UNITS[key].format(_num(value)))
-        elif isinstance(value, str) and len(value) <= 12 and _plain(value):
-            parts.append(value)
-        elif isinstance(value, Mapping) and "at" in value:  # a time slot (TimeExpr.to_param)
-            parts.append(_when(value))
-        elif isinstance(value, list) and value and all(isinstance(v, str) and len(v) <= 8 and _plain(v) for v in value):
-            parts.append("、".join(value[:4]))
-    return "，".join(parts)
 
 
 def build_model_summary(ctx: ConversationRuntimeContext, task_name: Callable[[str], str]) -> ModelSummary:
