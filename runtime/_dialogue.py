@@ -7,7 +7,6 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._grounding import focus_texts, split_grounded
 from runtime._slots import (
     USE_DEFAULT,
     extract_all,
@@ -29,6 +28,7 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
+from runtime.grounding import focus_texts, split_grounded
 from runtime.lexicon import unexplained
 from runtime.parsers.timephrase import leaning
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec

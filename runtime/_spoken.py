@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
 
 __all__ = ["complete_question", "describe_params", "spoken_values"]
@@ -115,8 +116,6 @@ def spoken_values(params: Mapping[str, Any]) -> str:
 
 
 def _norm(text: str) -> str:
-    from runtime.parsers.numbers import normalize_numerals
-
     return _NOISE.sub("", normalize_numerals(unicodedata.normalize("NFKC", text))).lower()
 
 
