@@ -1,4 +1,11 @@
-"""The structured summary (long-term facts) and the one-sentence model summary built from it."""
+"""The structured summary (long-term facts) and the one-sentence model summary (DESIGN §3.5).
+
+The model summary is what a model is told of the conversation: what the bot is asking (the field it
+asked for, a yes/no, a numbered choice), what it last showed — in the words of the action's
+``shown_as``, so a follow-up code cannot place ("后天的呢" after a plan) can be read — the paused
+tasks and the known facts. Templated, short, no JSON and no ids; the kind and size of what was shown,
+never the user's own records.
+"""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ _VERB = re.compile(r"^(?:取消|删掉|删除|删了|去掉|撤销|关掉|关闭
 _NO_MORE = re.compile(r"^(?:以后|今后|之后)?(?:别|不要|不用|不必|无需)再?(?:提醒我?|叫我|喊我)")
 # "那个看牙的用不着叫我了": the words before the reminding verb said not to be needed name the reminder
 _NO_MORE_TAIL = re.compile(rf"(?:就|也|都)?(?:{NOT_NEEDED})再?(?:提醒我?|叫我|喊我|催我?)(?:了|啦|吧)*$")
+_MATTER = re.compile(r"(?:的|这件|那件)事(?:儿|情)?$")
 _POINTING = re.compile(r"^(?:那个|这个|那条|这条|那一条|这一条)")
 _REMINDER = re.compile(r"(?:那个|这个|那条|这条|那一条|这一条|的)*(?:提醒|闹钟)")
 _TAIL = re.compile(r"(?:那个|这个|那条|这条|的)*(?:提醒)?(?:以后|今后)?(?:就|也|都)?"
@@ -134,6 +135,7 @@ def parse_target(text: str) -> int | str | None:
         return value if value is not None and value > 0 else None
     words = _clean(_strip_spans(words)) or words
     words = _POINTING.sub("", words) or words  # "后天那个看牙的": the one about 看牙
+    words = _MATTER.sub("", words) or words  # "体检的事": 体检
     return words or None
 
 
