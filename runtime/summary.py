@@ -16,7 +16,6 @@ from typing import Any
 from runtime._spoken import describe_params, spoken_values
 from runtime.context import ConversationRuntimeContext, Focus, Summary
 from runtime.skill import ActionSpec
-from runtime.texts import MODEL_READ
 from runtime.views import ModelSummary
 
 __all__ = ["apply_facts", "build_model_summary", "default_for", "describe_params", "focus_facts", "shown_words",
@@ -111,9 +110,8 @@ def shown_words(focus: Focus, action: ActionSpec | None, task: str) -> str:
 
 def _asked(ctx: ConversationRuntimeContext, task_name: Callable[[str], str]) -> str:
     """What the bot is waiting for: the field it asked, a yes/no, a numbered choice; "" for nothing."""
-    if ctx.pending_confirmation is not None:
-        question = ctx.pending_confirmation.question.replace(MODEL_READ, "")
-        return f"在等用户回答是否确认：{_clean(question, 40)}"
+    if ctx.pending_confirmation is not None:  # the task, not the values: they may be the user's own data
+        return f"在等用户回答是否确认{task_name(ctx.pending_confirmation.intent)}（是/否）"
     if ctx.active is not None and ctx.active.expected_input is not None:
         known = describe_params(ctx.active.params)
         said = f"（已知：{known}）" if known else ""

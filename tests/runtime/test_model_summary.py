@@ -42,6 +42,11 @@ def test_it_says_what_was_last_shown(services: Services, said: tuple[str, ...], 
     assert all(word in text for word in words), text
 
 
+def test_a_yes_no_waiting_tells_the_task_not_the_users_values(services: Services) -> None:
+    text = _summary_after(services, "我体重72.5公斤")
+    assert "是否确认更新健康档案" in text and "72.5" not in text
+
+
 def test_a_list_of_the_users_reminders_is_told_by_its_size_not_its_contents(services: Services) -> None:
     text = _summary_after(services, "明天上午9点提醒我交房租", "周五晚上8点提醒我给妈妈打电话", "我的提醒")
     assert "2条提醒" in text and "房租" not in text and "妈妈" not in text
@@ -49,7 +54,7 @@ def test_a_list_of_the_users_reminders_is_told_by_its_size_not_its_contents(serv
 
 @pytest.mark.parametrize(("said", "words"), [
     (("3个人吃晚饭",), ("安排晚饭", "预算")),          # the field asked for
-    (("今天跑了5公里",), ("是否确认", "跑步", "5公里")),  # a pending yes/no, in the bot's words
+    (("今天跑了5公里",), ("是否确认记录运动",)),  # a pending yes/no: the task, not the values
 ])
 def test_it_says_what_is_being_asked(services: Services, said: tuple[str, ...], words: tuple[str, ...]) -> None:
     text = _summary_after(services, *said)
