@@ -8,6 +8,7 @@ from typing import Any
 
 from runtime import texts
 from runtime._slots import missing_slots, plain, to_confirm, with_defaults
+from runtime._spoken import complete_question, spoken_values
 from runtime._turnstate import TurnState
 from runtime.context import (
     Clarification,
@@ -20,8 +21,9 @@ from runtime.context import (
     SkillSession,
 )
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
-from runtime.summary import apply_facts, default_for, describe_params
+from runtime.summary import apply_facts, default_for
 from runtime.understand import USE_DEFAULT, Frame, leaning, typed_params
+from runtime.understand.grounding import focus_texts
 from runtime.views import make_exec_view
 
 SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps the place it was about
@@ -49,10 +51,11 @@ class Dialogue:
         if found is None:
             return False
         spec, action = found
+        params = self._grounded(turn, action, frame, params or {}) if by_model else params or {}
         if turn.focus is not None:  # "那天" said of the one day just shown: that day
             frame = frame.resolved(turn.focus.entities, self.registry)
         collected = frame.slots(action)
-        collected.update(typed_params(action, params or {}, turn.now))
+        collected.update(typed_params(action, params, turn.now))
         remembered = turn.ctx.summary.constraints
         for slot in action.slots:  # an optional count the conversation already settled (a plan's people)
             if not slot.required and slot.parser == "count" and slot.name not in collected \
@@ -74,6 +77,17 @@ class Dialogue:
         turn.trace.skill, turn.trace.action = spec.name, action.name
         self.advance(turn, session, action)
         return True
+
+    @staticmethod
+    def _grounded(turn: TurnState, action: ActionSpec, frame: Frame, params: dict[str, Any]) -> dict[str, Any]:
+        """A model's values for anything but a read, kept only where the user said them (in the message or
+        in what was last shown); a value nobody said is dropped, so its slot is asked for, never confirmed."""
+        if action.read_only or not params:
+            return params
+        kept, dropped = frame.grounded(params, focus_texts(turn.focus))
+        if dropped:
+            turn.trace.detail += f"; model values not said, asked instead: {', '.join(sorted(dropped))}"
+        return kept
 
     def answer(self, turn: TurnState, value: Any, frame: Frame) -> None:
         """Store the answer to the expected field (and any other slot the message says) and move on."""
@@ -187,11 +201,18 @@ class Dialogue:
     def confirm_question(self, turn: TurnState, intent: str, action: ActionSpec, params: dict[str, Any], *,
                          by_model: bool = False) -> str:
         """The yes/no question a write asks for ``params`` (said again after a correction)."""
-        question = to_confirm(action, params, turn.now, turn.tz) or self._generic_question(intent, params)
-        return question + texts.MODEL_READ if by_model else question
+        names = [s.name for s in action.slots]
+        question = to_confirm(action, params, turn.now, turn.tz)
+        if question is None:
+            return self._generic_question(intent, params, names) + (texts.MODEL_READ if by_model else "")
+        if not by_model:  # the skill's own question, in the user's words
+            return question
+        # a model chose the action or a value: every value that would be written is shown, whatever the
+        # skill's own question says
+        return complete_question(question, params, names) + texts.MODEL_READ
 
-    def _generic_question(self, intent: str, params: dict[str, Any]) -> str:
-        said = describe_params({k: v for k, v in params.items() if not k.startswith("_")})
+    def _generic_question(self, intent: str, params: dict[str, Any], names: list[str]) -> str:
+        said = spoken_values({k: params[k] for k in names if k in params})
         task = self.registry.task_name(intent)
         return f"确认{task}：{said}吗？" if said else f"确认要{task}吗？"
 

@@ -26,7 +26,7 @@ from runtime.store import ContextConflict, ContextStore
 from runtime.summary import build_model_summary
 from runtime.turn import Inbound, Stage, TurnResult, TurnTrace
 from runtime.understand import Frame, Language, Parser
-from runtime.views import RouterView
+from runtime.views import ModelSummary, RouterView
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +124,12 @@ class Engine:
                          trace=TurnTrace(), llm=None)
         return self.cascade.decide(self._turn_input(turn))
 
+    def model_summary(self, ctx: ConversationRuntimeContext, at: datetime) -> ModelSummary:
+        """The model summary sentence a message from ``ctx``'s user at ``at`` would be routed with."""
+        now = at.astimezone(self._zone)
+        return build_model_summary(ctx, self.registry.task_name, focus=_alive(ctx, ctx.focus, now),
+                                   actions=self.registry.action)
+
     def peek(self, user: str) -> ConversationRuntimeContext:
         """The user's stored context (read-only use: admin, tests)."""
         return self.store.load(user)
@@ -192,10 +198,10 @@ class Engine:
         ctx = turn.ctx
         focus = _alive(ctx, ctx.focus, turn.now)
         earlier = tuple(f for f in ctx.earlier if _alive(ctx, f, turn.now) is not None) if focus else ()
-        return TurnInput(view=self._router_view(turn, focus), frame=turn.frame,
-                         summary=build_model_summary(ctx, self.registry.task_name),
-                         now=turn.now, session=ctx.active, pending=ctx.pending_confirmation,
-                         clarification=ctx.clarification, focus=focus, earlier=earlier, llm=turn.llm)
+        summary = build_model_summary(ctx, self.registry.task_name, focus=focus, actions=self.registry.action)
+        return TurnInput(view=self._router_view(turn, focus), frame=turn.frame, summary=summary, now=turn.now,
+                         session=ctx.active, pending=ctx.pending_confirmation, clarification=ctx.clarification,
+                         focus=focus, earlier=earlier, llm=turn.llm)
 
     @staticmethod
     def _router_view(turn: TurnState, focus: Focus | None) -> RouterView:

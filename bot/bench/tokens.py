@@ -59,11 +59,9 @@ class _Recorder:
     source: str = ""
 
     def handle(self, inbound: Any) -> Any:
-        from runtime.summary import build_model_summary
-
         if inbound.text.strip():
             ctx = self.engine.peek(inbound.user)
-            self.turns.append(RealTurn(self.source, inbound.text, build_model_summary(ctx, self.engine.registry.task_name).text,
+            self.turns.append(RealTurn(self.source, inbound.text, self.engine.model_summary(ctx, inbound.at).text,
                                        ctx.model_dump_json(), tuple(self.history[inbound.user][-20:])))
         result = self.engine.handle(inbound)
         if inbound.text.strip():

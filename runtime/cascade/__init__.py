@@ -25,6 +25,7 @@ from runtime.cascade.focus import FocusStage
 from runtime.cascade.intent_model import IntentModelStage
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLM
+from runtime.llm.policy import Doubt, model_decides
 from runtime.llm.routing import labels_from_registry
 from runtime.skill import UNKNOWN, Operation
 from runtime.turn import Stage
@@ -58,6 +59,7 @@ class Cascade:
         self.fallback = FallbackStage(llm)
         self.pieces = PieceReader(lang, self.domain, intent_threshold)
         self.compound = CompoundStage(self.pieces, self.read_only, registry.write_intents())
+        self._tasks = registry.task_intents()
         # intents that delete or postpone something: a model may only propose them for a thing the message names
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
         self._pointed = frozenset(pointed - {i for o in registry.objects for op, i in o.ops
@@ -71,7 +73,7 @@ class Cascade:
             ("choice", self.expected.choice),
             ("expected_input", self.expected.match),
             ("confirmation", self.confirmation.match),
-            ("focus", self.focus.match),
+            ("focus", self._focus),
             ("focus_then", self._focus_then),
             ("compound", self.compound.match),
             ("rules", lambda t: self._mixed(t, self._rules(t))),
@@ -101,6 +103,15 @@ class Cascade:
         intent, name = found
         kind = Kind.CHITCHAT if intent == self.small_talk else Kind.UNKNOWN if intent == UNKNOWN else Kind.INTENT
         return Match(Stage.RULES, kind, intent=intent, confidence=RULES_CONFIDENCE, detail=f"rule {name}")
+
+    def _focus(self, turn: TurnInput) -> Match | None:
+        """A follow-up of the focus; one that would change nothing of it ("后天的呢" after a dinner plan) is
+        the router's to read with the summary of what was shown, when a model is configured."""
+        found = self.focus.match(turn)
+        if found is not None and found.kind is Kind.FOLLOW_UP and not self.focus.changes(turn, found) \
+                and model_decides(Doubt(unplaced_follow_up=True), configured=self.llm_router.applies(turn.view)):
+            return self._routed(turn) or found
+        return found
 
     def _focus_then(self, turn: TurnInput) -> Match | None:
         """A question about what was just shown, then a request of its own ("前一天就是除夕吧？那天下午4点提醒我
@@ -152,12 +163,26 @@ class Cascade:
 
     def _intent_model(self, turn: TurnInput) -> Match | None:
         routable = self.llm_router.applies(turn.view)
-        if routable and self.intent_model.unsure(turn):
+        if not routable:
+            return self._or_ask(turn, self._read_alone(turn))
+        if self.intent_model.unsure(turn):
             return None  # the calibrated reading is unsure: the router decides, else the no-model answer
         found = self._read_alone(turn)
-        if routable and turn.view.expected_field is None and self._names_domain(turn, found):
-            return None  # chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"): the router may see a request
+        if model_decides(self._doubt(turn, found), configured=routable):
+            return None  # the router decides; on any failure, the no-model answer (_without_model)
         return self._or_ask(turn, found)
+
+    def _doubt(self, turn: TurnInput, found: Match | None) -> Doubt:
+        """What makes the local reading ``found`` doubtful: torn between requests that would change
+        something; chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"); chat or nothing said
+        right after a result ("这些菜热量高不高"), which only the summary of that result can place."""
+        view, vague = turn.view, found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)
+        torn = found is not None and found.kind is Kind.CLARIFY and any(
+            intent in self._tasks for intent, _ in found.options)
+        after = turn.focus is not None and turn.pending is None and vague and not self._small_talk_said(turn)
+        free = view.expected_field is None
+        return Doubt(torn_between_writes=torn, names_domain=free and self._names_domain(turn, found),
+                     unplaced_follow_up=free and after)
 
     def _without_model(self, turn: TurnInput) -> Match | None:
         """What the local stages make of the message with no model to ask."""
@@ -197,13 +222,18 @@ class Cascade:
     def _llm_router(self, turn: TurnInput) -> Match | None:
         if not self.llm_router.applies(turn.view):
             return None
+        # no usable answer: the turn goes on as it would without a model
+        return self._routed(turn) or self._without_model(turn)
+
+    def _routed(self, turn: TurnInput) -> Match | None:
+        """The router's decision, or None when it failed, was unsure, or acts on nothing the message names."""
         found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
         turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
         if found is None or outcome.failed:
-            return self._without_model(turn)  # no usable answer: the turn goes on as it would without a model
+            return None
         if found.intent in self._pointed and not self._names_its_object(turn, found.intent):
             turn.notes.append(f"llm_router: {found.intent} dropped (the message names nothing it would act on)")
-            return self._without_model(turn)
+            return None
         return found
 
     def _names_its_object(self, turn: TurnInput, intent: str) -> bool:

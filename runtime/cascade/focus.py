@@ -35,6 +35,7 @@ from runtime.understand.frame import QUESTION
 from runtime.understand.lexicon import (
     Span,
     ahead_minutes,
+    asks_for_another,
     is_correction,
     operations,
     unexplained,
@@ -101,6 +102,22 @@ class FocusStage(FocusReader):
             return said
         return self._bare(turn, focus, action, text) if turn.pending is None else None
 
+    def changes(self, turn: TurnInput, found: Match) -> bool:
+        """Whether a follow-up ``found`` changes something of the focus it was read against, as carrying it
+        out would ("后天的呢" changes nothing of a dinner plan: no declaration of it places the words)."""
+        focus = turn.focus
+        known = self._registry.for_intent(focus.intent) if focus is not None else None
+        if focus is None or known is None:
+            return False
+        action, fragment = known[1], str(found.params.get("fragment") or "")
+        if not (action.read_only or action.repeatable) and (action.amend is None or not found.params.get("correction")):
+            return False
+        if "ahead" in found.params:
+            return True
+        if action.follow_up is not None:
+            return action.follow_up(focus.params, fragment) is not None
+        return bool(extract_all(action, fragment, turn.now))
+
     def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
         """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
         that write back."""
@@ -156,7 +173,8 @@ class FocusStage(FocusReader):
             return None
         text = turn.frame.text
         said = {k: v for k, v in extract_all(action, text, turn.now).items() if k in names and v != focus.params.get(k)}
-        if not said:  # said alone, as an answer would be: exactly one typed slot reads it
+        if not said and not asks_for_another(text):  # said alone, as an answer would be: exactly one typed
+            # slot reads it ("再来一个别的" asks for another thing: its 一个 is no count)
             lenient = {s.name: v for s in action.slots if s.name in names and s.parser not in _UNTYPED
                        and (v := parse_slot(s, text, answer=True, now=turn.now)) is not None}
             said = lenient if len(lenient) == 1 else {}
@@ -190,7 +208,7 @@ class FocusStage(FocusReader):
         valued = any(op is Operation.CHANGE for op, _ in ops)  # with its new value: 第三个改成7点20
         if valued:  # and then no other name unexplained ("体检那个改到周六" names another one)
             spans = (*spans, *(v for v in value_spans(text) if not any(a < v[1] and v[0] < b for a, b in taken)))
-        if not self._explains(text, spans, strict=valued):
+        if not self._explains(text, spans, strict=valued or picked.by == "deixis"):  # "那个看牙的…" names another
             return None
         return _Candidate(intent, params, spans, f"pick {picked.position} ({entity.name})", picked=True)
 

@@ -13,7 +13,9 @@ What is done to a text, in order:
    (``role_play``); instruction-like text ("忽略之前的指令", "你现在是"...) → rejected (``instruction``);
    a link → rejected (``link``);
 3. a claim of an action (已删除/已设置/已转账/改为…/会准时提醒你…) whose kind is not among the kinds
-   of ``done`` → rejected (``claims_<kind>``); questions and negations are not claims;
+   of ``done`` → rejected (``claims_<kind>``); questions and negations are not claims, nor is an offer
+   or an example: a clause that offers ("可以让我提醒你", "你可以说…", "我可以帮你…", "需要的话…") and
+   words in quotes (“每周五下午4点提醒我写周报”: what the user could say);
 4. empty or no Chinese at all → rejected (``empty`` / ``no_chinese``);
 5. longer than ``max_chars`` → cut at the last sentence end in the second half, else rejected
    (``too_long``).
@@ -72,6 +74,12 @@ _CLAIMS = (
     re.compile(rf"(?P<verb>{_ANY_VERB})成功"),
 )
 _CLAUSE = re.compile(r"[，,、]")
+_CLAUSES = re.compile(r"[^，,、]+")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’")
+# an offer of what could be done, or the way to ask for it: "可以让我提醒你", "你可以说…", "比如…", "我可以帮你…"
+_OFFER = re.compile(r"可以让我|可以叫我|可以跟我说|可以告诉我|可以帮你|可以替你|(?:你|您)(?:也)?可以|可以(?:直接)?说|"
+                    r"(?:比如|例如|譬如)(?:说|你可以说)?[：:]?\s*“|要不要|需不需要|需要的话|想要的话|如果(?:你|您)?(?:需要|想|愿意|要)|想让我|"
+                    r"(?:我|咱)(?:也)?(?:可以|能)")
 _USER_SUBJECT = re.compile(r"^\s*(?:你|您)(?!的)")
 _PROMISE = re.compile(r"(?:会|将|到时候?|届时|准时|按时)[^，。！？；\n]{0,10}提醒你|"
                       r"^(?:好的|好|没问题|可以|行|收到|OK|ok)[，,！!～~ ]*[^。！？；\n]{0,24}提醒你")
@@ -115,10 +123,17 @@ def _kind_of(verb: str) -> ActionKind:
     return next(kind for kind, words in _VERBS.items() if re.fullmatch(words, verb))
 
 
+def _offered(sentence: str, at: int) -> bool:
+    """Whether position ``at`` of ``sentence`` lies in a clause that offers, or shows how to ask
+    ("可以让我提醒你", "你可以说…")."""
+    return any(m.start() <= at < m.end() and _OFFER.search(m.group()) for m in _CLAUSES.finditer(sentence))
+
+
 def claimed_actions(text: str) -> frozenset[ActionKind]:
-    """The actions ``text`` says were done (or promises as set up), questions and negations excluded."""
+    """The actions ``text`` says were done (or promises as set up), questions, negations, offers and
+    quoted examples excluded."""
     kinds: set[ActionKind] = set()
-    for match in _SENTENCES.finditer(text):
+    for match in _SENTENCES.finditer(_QUOTED.sub(lambda q: "“" + " " * (len(q.group()) - 2) + "”", text)):
         sentence = match.group(0).strip()
         if not sentence or _QUESTION.search(sentence):
             continue
@@ -127,9 +142,10 @@ def claimed_actions(text: str) -> frozenset[ActionKind]:
                 before = sentence[: found.start("verb")]
                 clause = _CLAUSE.split(before)[-1]
                 # "你已经设置了两条提醒" reports the user's own doing; "没有删除" is no claim
-                if not _NEGATION.search(before) and not _USER_SUBJECT.match(clause):
+                if not _NEGATION.search(before) and not _USER_SUBJECT.match(clause) \
+                        and not _offered(sentence, found.start("verb")):
                     kinds.add(_kind_of(found.group("verb")))
-        if _PROMISE.search(sentence):
+        if any(not _offered(sentence, m.end() - 1) for m in _PROMISE.finditer(sentence)):
             kinds.add(ActionKind.CREATE)
     return frozenset(kinds)
 

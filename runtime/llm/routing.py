@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ._errors import LLMBadOutput, LLMError, LLMRequestRejected, UnavailableReason, trace_kind
 from ._labels import RouteLabel, labels_from_registry
 from ._route_prompt import (
+    CUT_MARK,
     MESSAGE_KEPT_CHARS,
     PROMPT_TOKEN_BUDGET,
     TOOL_NAME,
@@ -34,6 +35,7 @@ from .formats import DEFAULT_REPROBE_S, FormatMemory, OutputMode
 from .profiles import Profile
 
 __all__ = [
+    "CUT_MARK",
     "MESSAGE_KEPT_CHARS",
     "PROMPT_TOKEN_BUDGET",
     "OutputMode",

@@ -13,6 +13,7 @@ from runtime.skill._spec import (
     ActionSpec,
     Choice,
     FollowUp,
+    ShownAs,
     SkillResult,
     SkillSpec,
     SlotCheck,
@@ -24,6 +25,6 @@ from runtime.skill._spec import (
 
 __all__ = [
     "ActionSpec", "Choice", "DomainObject", "Entity", "FollowUp", "FollowUps", "Modifier", "Operation", "Question",
-    "Refine", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotLookup", "SlotSpec", "SlotType",
+    "Refine", "ShownAs", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotLookup", "SlotSpec", "SlotType",
     "Trigger", "UNKNOWN",
 ]

@@ -113,6 +113,8 @@ Runner = Callable[[ExecView, Mapping[str, Any], Any], SkillResult]
 ConfirmText = Callable[[Mapping[str, Any]], str]
 # (previous params, elliptical fragment such as "那广州呢" → "广州") → the new params, or None
 FollowUp = Callable[[Mapping[str, Any], str], "Mapping[str, Any] | None"]
+# what a result showed, said for the model summary: a format string, or a function of the same facts
+ShownAs = str | Callable[[Mapping[str, Any]], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +153,7 @@ class ActionSpec:
     follow: FollowUps = field(default_factory=FollowUps)
     fallback: bool = False  # answers a message no other action explains, when its slots recognise it
     crisis: bool = False  # answers a crisis the engine detected, with params kind / sub / also
+    shown_as: ShownAs | None = None
 
     @property
     def keeps(self) -> bool:

@@ -14,12 +14,13 @@ from runtime.parsers import festivals
 from runtime.parsers.correction import corrected_time
 from runtime.parsers.dietary import group_of, parse_restrictions
 from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar
+from runtime.parsers.negation import NOT_NEEDED
 from runtime.parsers.people import PEOPLE_DELTA, people_delta
 from runtime.parsers.recurrence import next_occurrence
 from runtime.parsers.slots import PARSERS
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, parse_time_phrase, time_spans
 
-__all__ = ["PEOPLE_DELTA", "TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "group_of", "next_occurrence",
+__all__ = ["NOT_NEEDED", "PEOPLE_DELTA", "TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "group_of", "next_occurrence",
            "next_solar_term", "parse_restrictions", "people_delta", "parse_time_phrase", "parse_value", "skill_cache",
            "solar_term_on", "solar_to_lunar", "time_spans"]
 

@@ -23,6 +23,7 @@ from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillReg
 from runtime.understand import lexicon, slots, spans
 from runtime.understand.control import ControlReading, read_control
 from runtime.understand.crisis import Crisis, detect_crisis
+from runtime.understand.grounding import split_grounded
 from runtime.understand.lexicon import VOCABULARY
 from runtime.understand.normalise import Normaliser
 from runtime.understand.pick import Picked, pick
@@ -67,13 +68,15 @@ class Language:
 class Frame:
     """One message (or a part of one), parsed. Built by :class:`Parser`; read through its methods."""
 
-    __slots__ = ("_memo", "lang", "now", "repairs", "text")
+    __slots__ = ("_memo", "lang", "now", "original", "repairs", "text")
 
-    def __init__(self, text: str, now: datetime, lang: Language, repairs: tuple[Repair, ...] = ()) -> None:
+    def __init__(self, text: str, now: datetime, lang: Language, repairs: tuple[Repair, ...] = (),
+                 original: str | None = None) -> None:
         self.text = text  # read only inside runtime.understand (a test fails the build otherwise)
         self.now = now
         self.lang = lang
         self.repairs = repairs
+        self.original = text if original is None else original  # the words as typed, before normalising
         self._memo: dict[Any, Any] = {}
 
     def __repr__(self) -> str:
@@ -174,6 +177,11 @@ class Frame:
             start = b
         kept.append(self.text[start:])
         return Frame(" ".join(k.strip() for k in kept if k.strip()), self.now, self.lang)
+
+    def grounded(self, params: Mapping[str, Any], shown: Sequence[str] = ()) -> tuple[dict[str, Any], list[str]]:
+        """``params`` a model proposed, kept where the user said them — in this message (as typed or as read)
+        or in what was last ``shown`` — and the names of those dropped."""
+        return split_grounded(params, [self.text, self.original, *shown])
 
     def keep(self) -> str:
         """The words, for storing with a request that is carried out later (parsed again then)."""
@@ -412,7 +420,7 @@ class Parser:
     def parse(self, text: str, now: datetime) -> Frame:
         """The frame of ``text`` said at ``now`` (the user's clock)."""
         said = self.lang.normalise(text.strip())
-        return Frame(said.text, now, self.lang, said.repairs)
+        return Frame(said.text, now, self.lang, said.repairs, original=text)
 
     def again(self, words: str, now: datetime) -> Frame:
         """The frame of words kept from an earlier message (already normalised)."""

@@ -11,21 +11,25 @@ from __future__ import annotations
 import functools
 import re
 
+from runtime.parsers.negation import NOT_NEEDED
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.slots import parse_duration
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
-__all__ = ["Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "clauses", "explained", "follow_up_fragment", "is_correction",
-           "is_elliptical_question", "operations", "ordinals", "unexplained", "value_spans", "yes_no"]
+__all__ = ["NOT_NEEDED", "Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "asks_for_another", "clauses",
+           "explained", "follow_up_fragment", "is_correction", "is_elliptical_question", "operations", "ordinals",
+           "unexplained", "value_spans", "yes_no"]
 
 Span = tuple[int, int]
+
+# "用不着叫我了" / "不用提醒了" / "甭催了": a reminding verb said not to be needed any more is a delete
 
 # The shapes of each operation, most specific first. A question shape (有哪些, 多少) is "see".
 _OPERATIONS: tuple[tuple[Operation, re.Pattern[str]], ...] = tuple((op, re.compile(p)) for op, p in (
     (Operation.SNOOZE, r"(过|等|晚)\s*[^，,。]{0,6}?再(叫|提醒|喊|通知)我?|再(叫|提醒|喊)我?一(下|次|遍)|稍后再|晚点再|推迟|延后|往后推|挪到"),
     (Operation.DONE, r"(做|弄|搞|办|忙)(完|好)了|完成了|已经(做|弄|办)了"),
-    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|关掉|关了|不要了|不用了|作废|算了|拉倒|(?:别|不用|不要)(?:再)?(?:提醒|叫|喊|催)"),
+    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|关掉|关了|不要了|不用了|作废|算了|拉倒|(?:" + NOT_NEEDED + r")(?:再)?(?:提醒|叫|喊|催)"),
     (Operation.CHANGE, r"改成|改为|改到|换成|换到|调成|调到|改一下|修改|更新|调整|挪|改|换"),
     (Operation.CREATE, r"新建|添加|加一个|加个|设置|设个|设一个|定个|定一个|建个|记一下|记下|记上|记一笔|记一条|记个|记录一下|帮我记|"
                        r"登记|打卡|安排"),
@@ -199,6 +203,16 @@ def follow_up_fragment(text: str) -> str | None:
         return None
     fragment = next((g for g in m.groups() if g), "").strip("，, ")
     return fragment or None
+
+
+# "再来一个别的" / "换一个" / "有其他的吗": something other than what was shown; the 一个 in it counts the thing
+# asked for, never people or servings
+_ANOTHER = re.compile(r"别的|其他|其它|另(?:外)?一?(?:个|道|种|样|款)|换(?:一)?(?:个|道|种|样|款)|再来一?(?:个|道|种|样|款)")
+
+
+def asks_for_another(text: str) -> bool:
+    """Whether ``text`` asks for something other than what was shown ("再来一个别的", "换一个")."""
+    return _ANOTHER.search(text) is not None
 
 
 def is_elliptical_question(text: str) -> bool:

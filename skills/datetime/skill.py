@@ -224,7 +224,7 @@ SPEC = SkillSpec(
                                    "后一天", "第二天", "次日", "隔天", "后两天")),),
     actions=(
         ActionSpec(name="query", intent="datetime.query", run=_run, read_only=True, follow_up=follow_up_params,
-                   task="查日期时间",
+                   task="查日期时间", shown_as="回答了“{question}”",
                    description="回答日期、时间、星期几、节日、农历、倒计时、是否放假、其他城市的时间",
                    slots=(SlotSpec("question", SlotType.TEXT, "你想问哪天？", required=False,
                                    extract=lambda text: text.strip() or None),)),

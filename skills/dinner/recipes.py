@@ -155,6 +155,17 @@ def _food_words() -> list[str]:
     return [*load_book().names(), *catalog.ingredient_words()]
 
 
+_PART = {"time": "要多久", "ingredients": "用料", "amount": "用量"}
+
+
+def _shown_as(facts: Mapping[str, Any]) -> str | None:
+    """"看了红烧茄子的做法" / "列了5道菜让用户挑（…）" for the model summary."""
+    count = facts.get("count") or 0
+    if count == 1:
+        return f"给用户看了{facts['first']}的{_PART.get(str(facts.get('show')), '做法')}"
+    return f"给用户列了{count}道菜来挑（{facts['names']}）" if count else None
+
+
 SPEC = SkillSpec(
     name="recipes",
     vocabulary=_food_words,
@@ -165,6 +176,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="query", intent="recipe.query", run=query, read_only=True, task="查菜谱", follow=RECIPE_FOLLOW_UPS,
+            shown_as=_shown_as,
             slots=(
                 SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？或者说说有哪些食材，我帮你找能做的菜。", extract=extract_dish),
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,

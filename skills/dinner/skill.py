@@ -176,6 +176,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="plan", intent="dinner.plan", run=plan, repeatable=True, task="安排晚饭", follow=FOLLOW_UPS,
+            shown_as="给用户列了{people}人预算{budget}元的晚饭菜单，共{dishes}道菜（{names}）",
             slots=(
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", minimum=1, maximum=20),
                 SlotSpec("budget", SlotType.MONEY, "预算大概多少钱？", minimum=1, maximum=100000,

@@ -42,8 +42,10 @@ _DONE = (rf"(?:{_ACT})(?:了|去了|回来了)(?![吗么])|(?:{_ACT})[^，,。�
          r"|(?:跑|游|骑|跳|打|踢|爬|练)(?:完|了)(?:步|泳|车|绳|球|山|瑜伽|拳)")
 _NOT_DONE = (r"吗|么|？|\?|几|多少|多久|怎么|什么|啥|哪|想|要去|准备|打算|计划|该去|得去|明天|后天|待会|等会|一会儿|提醒|记得|"
              r"别忘|没有?去|没(?:跑|游|骑|运动|锻炼|练)|还没|不想|不要|不能|别|安排|推荐|建议|好不好|可以吗|能不能|会不会|"
-             r"有用|是不是|为什么")
+             r"有用|是不是|为什么|该不该")
 
+# a question asked about the time after a workout, not a report of one
+_ASKS = r"吗|么|？|\?|几|多少|多久|怎么|什么|啥|哪|好不好|推荐|建议|该不该|能不能|可以吗"
 _WHEN = r"今天|昨天|前天|刚|刚才|刚刚|早上|上午|中午|下午|傍晚|晚上|今早|今晚|昨晚|又"  # said before a bare "运动了"
 
 TRIGGERS: tuple[Trigger, ...] = (
@@ -52,6 +54,7 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=rf"^(我)?(?:{_WHEN})*(去)?(运动|锻炼|健身|练)(了|完了?)(一下|一会儿?|会儿)?[!！。~～]*$"
                 rf"|^(我)?(?:{_WHEN})*(去)?(?:做|搞)了(?:会儿?|一会儿?|一下|点)?(?:运动|锻炼)[!！。~～]*$"
                 r"|^(我)?(今天|刚|刚才|刚刚|早上|晚上|又)?(去)?(游完泳|跑完步|骑完车|打完球|健完身|跳完绳|爬完山|练完|游了泳|跑了步)",
+        unless=_ASKS,  # "游完泳一般吃点啥好": the workout only says when; the message asks something else
     ),
     Trigger("exercise.log", "exercise.log.activity_done", order=47, pattern=_DONE, unless=_NOT_DONE),
     Trigger(

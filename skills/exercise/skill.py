@@ -113,6 +113,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="plan", intent="exercise.plan", run=plan, repeatable=True, task="制定运动计划", follow=PLAN_FOLLOW_UPS,
+            shown_as="给了一周运动计划（{level}，每次{minutes}分钟）",
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "运动目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=parse_goal, standalone=True),
@@ -127,7 +128,7 @@ SPEC = SkillSpec(
         ),
         ActionSpec(
             name="log", intent="exercise.log", run=log, writes=True, confirm_text=confirm_log, amend=amend_log,
-            follow_up=corrected_log, task="记录运动",
+            follow_up=corrected_log, task="记录运动", shown_as="记了一次{activity}",
             undo="exercise.delete", undo_with=(("target", "刚才那条"),),
             slots=(
                 SlotSpec("activity", SlotType.TEXT, "练的什么、练了多久？比如“跑步40分钟”。", extract=activity_word),
@@ -141,6 +142,7 @@ SPEC = SkillSpec(
             description="记录一次运动并估算消耗（可说哪天：昨晚、上周六）",
         ),
         ActionSpec(name="history", intent="exercise.history", run=history, read_only=True, task="查看运动记录",
+                   shown_as="报了{period}的运动记录",
                    follow=FollowUps(slots=("period", "activity")),
                    slots=(
                        SlotSpec("period", SlotType.TEXT, "想看哪段时间的？（这周/上个月/最近30天）", required=False,
@@ -150,7 +152,7 @@ SPEC = SkillSpec(
                    description="某段时间（这周、上周、这个月、上个月、今年、最近N天）的运动次数、时长、距离、消耗"),
         ActionSpec(
             name="delete", intent="exercise.delete", run=delete_log, writes=True, confirm_text=delete_confirm_text,
-            task="删除运动记录", reports_as="exercise.log",
+            task="删除运动记录", reports_as="exercise.log", shown_as="删了一条运动记录",
             slots=(SlotSpec("target", SlotType.TEXT, "要删哪一条？说“刚才那条”，或者运动名称（比如“跑步那条”）。",
                             extract=extract_log_target),),
             description="删除一条记错的运动记录",

@@ -303,6 +303,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="update", intent="pantry.update", run=update, writes=True, confirm_text=_confirm, task="更新冰箱库存",
+            shown_as="记了冰箱里的食材",
             amend=amend, follow_up=corrected_items, follow=UPDATE_FOLLOW_UPS,
             slots=(SlotSpec("items", SlotType.TEXT, "家里有哪些食材、各有多少？（比如：鸡蛋6个、西红柿4个）",
                             extract=_extract_items, check=_check_items),),
@@ -310,6 +311,7 @@ SPEC = SkillSpec(
         ),
         ActionSpec(name="view", intent="pantry.view", run=view_pantry, read_only=True, description="看看家里还有什么食材",
                    task="查看冰箱库存", reports_as="profile.view", follow=VIEW_FOLLOW_UPS,
+                   shown_as="给用户列了冰箱里的{count}样食材",
                    slots=(SlotSpec("item", SlotType.TEXT, "看哪样食材？", required=False, extract=extract_item),)),
     ),
 )

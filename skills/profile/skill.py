@@ -184,10 +184,11 @@ SPEC = SkillSpec(
                           signals=("多重", "多高", "斤", "公斤", "胖", "瘦", "减肥", "增肌")),),
     actions=(
         ActionSpec(name="view", intent="profile.view", run=view_profile, read_only=True, description="看看我的资料",
-                   task="查看健康档案", follow=VIEW_FOLLOW_UPS,
+                   task="查看健康档案", follow=VIEW_FOLLOW_UPS, shown_as="给用户看了健康档案",
                    slots=(SlotSpec("aspect", SlotType.TEXT, "想看哪一项？", required=False, extract=extract_aspect),)),
         ActionSpec(
             name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
+            shown_as="更新了健康档案",
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "你的目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=extract_goal, lookup=what_to_change),

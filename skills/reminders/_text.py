@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.skill.parsers import time_spans
+from runtime.skill.parsers import NOT_NEEDED, time_spans
 
 __all__ = ["ALL", "LATEST", "TIMER", "TIMER_CONTENT", "extract_content", "extract_kind", "extract_target", "parse_target"]
 
@@ -23,6 +23,10 @@ _NUMBER = re.compile(r"第?\s*(?P<n>\d+|[一二两三四五六七八九十]{1,3}
 _POLITE = re.compile(r"^(?:请|帮我|麻烦你?|把|将|我要|我想|我)+")
 _VERB = re.compile(r"^(?:取消|删掉|删除|删了|去掉|撤销|关掉|关闭|停止|停掉|结束|不要|别再|删)(?:掉|了)?(?:一下)?(?:我的|的)?")
 _NO_MORE = re.compile(r"^(?:以后|今后|之后)?(?:别|不要|不用|不必|无需)再?(?:提醒我?|叫我|喊我)")
+# "那个看牙的用不着叫我了": the words before the reminding verb said not to be needed name the reminder
+_NO_MORE_TAIL = re.compile(rf"(?:就|也|都)?(?:{NOT_NEEDED})再?(?:提醒我?|叫我|喊我|催我?)(?:了|啦|吧)*$")
+_MATTER = re.compile(r"(?:的|这件|那件)事(?:儿|情)?$")
+_POINTING = re.compile(r"^(?:那个|这个|那条|这条|那一条|这一条)")
 _REMINDER = re.compile(r"(?:那个|这个|那条|这条|那一条|这一条|的)*(?:提醒|闹钟)")
 _TAIL = re.compile(r"(?:那个|这个|那条|这条|的)*(?:提醒)?(?:以后|今后)?(?:就|也|都)?"
                    r"(?:吧|了|掉|一下|取消|删掉|删除|删了|去掉|不要|不用|不需要|别|停|关)*$")
@@ -111,7 +115,7 @@ def parse_target(text: str) -> int | str | None:
         return ALL
     rest = _POLITE.sub("", raw)
     no_more = _NO_MORE.match(rest)
-    rest = rest[no_more.end():] if no_more else _VERB.sub("", rest)
+    rest = rest[no_more.end():] if no_more else _VERB.sub("", _NO_MORE_TAIL.sub("", rest))
     rest = _POLITE.sub("", rest)
     reminder = _REMINDER.search(rest)
     if reminder is not None and reminder.start() > 0:
@@ -130,6 +134,8 @@ def parse_target(text: str) -> int | str | None:
         value = _small_int(number.group("n"))
         return value if value is not None and value > 0 else None
     words = _clean(_strip_spans(words)) or words
+    words = _POINTING.sub("", words) or words  # "后天那个看牙的": the one about 看牙
+    words = _MATTER.sub("", words) or words  # "体检的事": 体检
     return words or None
 
 

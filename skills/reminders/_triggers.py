@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from runtime.skill import Trigger
+from runtime.skill.parsers import NOT_NEEDED
 
 __all__ = ["TRIGGERS"]
 
@@ -30,7 +31,7 @@ TRIGGERS: tuple[Trigger, ...] = (
     ),
     Trigger(
         "reminder.cancel", "reminder.cancel.no_more", order=9,
-        pattern=r"(以后|今后)?(别|不要|不用|不必)再?(提醒我?|叫我|喊我).{0,12}了|提醒.{0,8}(不用了|不需要了|别.{0,2}了)",
+        pattern=rf"(以后|今后)?({NOT_NEEDED})再?(提醒我?|叫我|喊我).{{0,12}}了|提醒.{{0,8}}(不用了|不需要了|别.{{0,2}}了)",
     ),
     Trigger(
         "reminder.snooze", "reminder.snooze", order=10,

@@ -120,6 +120,14 @@ def snooze_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
                                                                     "said_at": view.now.isoformat()}),))
 
 
+def _list_shown(facts: Mapping[str, Any]) -> str:
+    """How many reminders were listed (for the model summary; never what they say)."""
+    when = facts.get("period") or facts.get("day") or ""
+    count = facts.get("count") or 0
+    when = f"{when}的" if when else ""
+    return f"给用户列了{when}{count}条提醒" if count else f"告诉用户{when}没有待提醒的事"
+
+
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="reminders",
@@ -134,7 +142,7 @@ SPEC = SkillSpec(
     actions=(
         ActionSpec(
             name="create", intent="reminder.create", run=create_reminder, writes=False, amend=amend_reminder,
-            task="设提醒",
+            task="设提醒", shown_as="设了一条{when}的提醒",
             undo="reminder.cancel", undo_with=(("target", LATEST),),
             description="新建提醒",
             slots=(
@@ -143,7 +151,7 @@ SPEC = SkillSpec(
             ),
         ),
         ActionSpec(name="list", intent="reminder.list", run=list_reminders, read_only=True, description="查看提醒",
-                   task="查看提醒",
+                   task="查看提醒", shown_as=_list_shown,
                    slots=(SlotSpec("kind", SlotType.TEXT, "要看提醒还是计时器？", required=False,
                                    extract=extract_kind),
                           SlotSpec("day", SlotType.TIME, "要看哪天的提醒？", required=False),
@@ -151,19 +159,20 @@ SPEC = SkillSpec(
                                    extract=extract_period))),
         ActionSpec(
             name="cancel", intent="reminder.cancel", run=cancel_reminders, writes=True,
-            confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒",
+            confirm_text=cancel_confirm_text, description="取消提醒", task="取消提醒", shown_as="取消了提醒",
             slots=(SlotSpec("target", SlotType.TEXT, "要取消哪个提醒？回复编号、内容，或「全部」。",
                             extract=extract_target, lookup=lookup_target),),
         ),
         ActionSpec(
             name="move", intent="reminder.move", run=move_reminder, writes=False, reports_as="reminder.create",
-            description="把一个提醒改到别的时间", task="改提醒时间",
+            description="把一个提醒改到别的时间", task="改提醒时间", shown_as="改了一条提醒的时间",
             slots=(SlotSpec("target", SlotType.TEXT, "要改哪个提醒？回复编号或内容。", extract=extract_move_target),
                    SlotSpec("when", SlotType.TEXT, "改到什么时候？比如「周五上午9点」。", extract=extract_move_when)),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
             description="稍后再提醒刚才的提醒", task="推迟提醒", reports_as="reminder.create", follow=FIRED,
+            shown_as="把刚才的提醒推后了",
             slots=(SlotSpec("when", SlotType.TIME, "多久以后再提醒你？", required=False),),
         ),
     ),

@@ -189,6 +189,11 @@ def _comparison(text: str) -> str | None:
     return m.group() if m else None
 
 
+def _shown_as(facts: Mapping[str, Any]) -> str:
+    """"报了北京明天的天气" for the model summary."""
+    return f"报了{facts.get('city') or ''}{facts.get('day') or '今天'}的天气"
+
+
 SPEC = SkillSpec(
     triggers=TRIGGERS,
     name="weather",
@@ -198,7 +203,7 @@ SPEC = SkillSpec(
                           noun="天气", signals=("下雨", "下雪", "冷不冷", "热不热", "带伞", "穿什么", "刮风")),),
     actions=(
         ActionSpec(
-            name="query", intent="weather.query", run=query, read_only=True, task="查天气",
+            name="query", intent="weather.query", run=query, read_only=True, task="查天气", shown_as=_shown_as,
             slots=(
                 SlotSpec("city", SlotType.TEXT, "查哪个城市？", required=False, extract=find_city, standalone=True),
                 SlotSpec("others", SlotType.TEXT_LIST, "还有别的城市吗？", required=False, extract=other_cities),

@@ -87,3 +87,30 @@ def test_claims_ignore_questions_negations_and_the_users_own_doing() -> None:
     assert claimed_actions("我还没设置，也不会删除任何东西。") == frozenset()
     assert claimed_actions("你已经取消了周五的提醒。") == frozenset()
     assert claimed_actions("你好，我已经把提醒删掉了") == {ActionKind.DELETE}
+
+
+@pytest.mark.parametrize("text", [
+    "可以让我提醒你，比如“每周五下午4点提醒我写周报”。",
+    "你可以说“明天早上8点提醒我带伞”，我就记住了时间去提醒你。",
+    "要不要我每天晚上9点提醒你吃药？",
+    "好的，我可以到时候提醒你，告诉我几点就行。",
+    "记运动可以这样说，比如“今天快走了40分钟”。",
+    "需要的话，告诉我时间，我来帮你设置提醒。",
+    "例如：「取消第2个」，我就会问你要不要取消。",
+])
+def test_an_offer_or_an_example_is_no_claim(text: str) -> None:
+    checked = check_reply(text, fallback=SAFE)
+    assert checked.passed and checked.text == text, checked.reason
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("已经帮你设好了，你可以说“取消”撤销。", "claims_create"),
+    ("好的，已记下。你可以说“我的运动”看看。", "claims_record"),
+    ("可以的，提醒已经删掉了。", "claims_delete"),
+    ("我可以帮你设，其实已经设好了：每周五下午4点。", "claims_create"),
+    ("比如我已经帮你把提醒取消了。", "claims_cancel"),
+    ("放心，到时候我会准时提醒你的，比如“写周报”这件事。", "claims_create"),
+])
+def test_a_claim_beside_an_offer_or_an_example_is_still_a_claim(text: str, reason: str) -> None:
+    checked = check_reply(text, fallback=SAFE)
+    assert (checked.passed, checked.reason) == (False, reason)

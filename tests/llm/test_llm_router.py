@@ -8,6 +8,7 @@ from runtime.cascade import Kind
 from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM, estimate_prompt_tokens
 from runtime.llm.routing import (
+    CUT_MARK,
     MESSAGE_KEPT_CHARS,
     PROMPT_TOKEN_BUDGET,
     OutputMode,
@@ -60,7 +61,20 @@ def test_prompt_stays_within_budget_even_with_long_inputs() -> None:
     assert prompt.tokens == estimate_prompt_tokens(list(prompt.messages), response_format=fmt)
     assert prompt.tokens <= PROMPT_TOKEN_BUDGET
     assert not prompt.summary_kept and prompt.message_cut
-    assert message[:MESSAGE_KEPT_CHARS - 1] in prompt.messages[1]["content"]  # at least 200 characters kept
+    sent = prompt.messages[1]["content"].split("消息：", 1)[1]
+    head, tail = sent.split(CUT_MARK)
+    assert message.startswith(head) and message.endswith(tail)  # its start and its end, the cut marked
+    assert len(head) + len(tail) >= MESSAGE_KEPT_CHARS - len(CUT_MARK)  # about 200 characters kept
+
+
+def test_a_run_on_keeps_the_question_it_ends_with() -> None:
+    labels = labels_from_registry(all_skills())
+    story = "我今年三十五岁，平时上班坐办公室，一天到晚基本不怎么动，" * 12
+    message = story + "晚上还经常吃夜宵，体重这两年涨了不少，我这个体重算超重吗"
+    prompt = build_prompt(labels, "机器人刚给用户看了健康档案。", message)
+    sent = prompt.messages[1]["content"]
+    assert len(message) > MESSAGE_KEPT_CHARS and prompt.message_cut and prompt.tokens <= PROMPT_TOKEN_BUDGET
+    assert sent.endswith("我这个体重算超重吗") and CUT_MARK in sent and "我今年三十五岁" in sent
 
 
 def test_a_message_up_to_200_characters_is_never_cut() -> None:

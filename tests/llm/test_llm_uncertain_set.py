@@ -13,7 +13,17 @@ from runtime.llm.testkit import FakeOpenAI, Mode
 from runtime.skill import SkillRegistry
 from skills import all_skills
 
-from .uncertain import Item, ideal_table, judge, load_items, report, score_items
+from .uncertain import (
+    FOLLOW_UP_FILE,
+    Item,
+    hidden_values,
+    ideal_table,
+    judge,
+    load_all,
+    load_items,
+    report,
+    score_items,
+)
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +34,46 @@ def items() -> list[Item]:
 def test_the_set_has_forty_uncertain_ten_clear_ten_out_of_scope(items: list[Item]) -> None:
     assert Counter(i.group for i in items) == {"uncertain": 40, "clear": 10, "out_of_scope": 10}
     assert len({i.text for i in items}) == 60 and len({i.id for i in items}) == 60
+
+
+def test_the_follow_ups_follow_a_result_and_need_its_summary_to_be_read() -> None:
+    follow = load_items(FOLLOW_UP_FILE)
+    assert len(follow) >= 20 and {i.group for i in follow} == {"follow_up"}
+    everything = load_all()
+    assert len({i.id for i in everything}) == len(everything)
+    assert len({(i.text, *i.setup) for i in everything}) == len(everything)  # the same words only after another result
+    for item in follow:
+        given = item.ideal.get("given") or []
+        assert item.setup and given, item.id  # after a result; the ideal answer needs what it showed
+        assert not any(word in item.text for word in given), item.id  # …which the message does not say
+
+
+def test_the_ideal_model_cannot_read_a_follow_up_without_the_summary() -> None:
+    follow = load_items(FOLLOW_UP_FILE)
+    with FakeOpenAI() as fake:
+        fake.set_mode(Mode.SENSIBLE, table=ideal_table(follow))
+        llm = OpenAILLM(LLMConfig.from_env(fake.env()))
+        router = Router(llm, labels_from_registry(all_skills()))
+        told = router.route("再来一个别的", "机器人刚给用户看了红烧茄子的做法。")
+        blind = {item.id: router.route(item.text, "这是一段新的对话，没有进行中的事情。").intent for item in follow}
+        llm.close()
+    assert told.intent == "recipe.query"
+    assert set(blind.values()) == {"unknown"}, blind
+
+
+def test_a_model_confirmation_that_hides_a_value_is_counted() -> None:
+    from runtime.context import PendingConfirmation
+    from runtime.texts import MODEL_READ
+
+    def pending(question: str) -> PendingConfirmation:
+        return PendingConfirmation(skill="reminders", action="create", intent="reminder.create", question=question,
+                                   params={"content": "给张三转账5000元", "when": {"at": "2026-12-02T08:00:00+08:00"}},
+                                   msg_id="m", expires_at="2026-12-02T08:00:00+08:00", topic_version=0)
+
+    reg = SkillRegistry(all_skills())
+    assert hidden_values(pending("确认设提醒：12月2日 08:00吗？" + MODEL_READ), reg) == ("content=给张三转账5000元",)
+    assert hidden_values(pending("确认设提醒：12月2日 08:00，「给张三转账5000元」吗？" + MODEL_READ), reg) == ()
+    assert hidden_values(pending("确认设提醒：12月2日 08:00吗？"), reg) == ()  # not a model's write
 
 
 def test_every_outcome_and_ideal_answer_names_a_real_label(items: list[Item]) -> None:

@@ -1,11 +1,14 @@
 """Score the frozen set of uncertain messages end to end: ``python -m tests.llm.uncertain [--model none|sensible]``.
 
 ``uncertain_set.jsonl`` holds 40 messages that code alone should not decide with confidence, 10
-clear tasks and 10 out-of-scope requests, written from the user's side. Each line::
+clear tasks and 10 out-of-scope requests, written from the user's side; ``followup_set.jsonl`` holds
+follow-ups of a result just shown (a plan, a recipe, a weather answer, a list…) that no declaration of
+that result places, so only a model that is told what was shown can read them. Each line::
 
-    {"id", "group": "uncertain"|"clear"|"out_of_scope", "setup": [earlier messages], "text",
+    {"id", "group": "uncertain"|"clear"|"out_of_scope"|"follow_up", "setup": [earlier messages], "text",
      "good": {"intents": [...], "asks": bool, "writes": "ok"|"no"},
-     "ideal": {"route": {intent, confidence, params}, "reply": str, "tool": {name, arguments}|null}}
+     "ideal": {"route": {intent, confidence, params}, "reply": str, "tool": {name, arguments}|null,
+               "given": [words the prompt must carry, else the ideal model is as unsure as any]}}
 
 Every item runs as a fresh user through the real engine (``bot.compose.core``, embedded, fake
 weather): the ``setup`` messages first, then ``text``, which is scored. A scored turn is good when
@@ -18,11 +21,13 @@ weather): the ``setup`` messages first, then ``text``, which is scored. A scored
 
 ``--model sensible`` points the engine at the project's fake OpenAI server in its ``sensible`` mode:
 every model answer comes from the items' ``ideal`` table (an ideal model stand-in), never from the
-bot's rules. ``--model none`` runs with no model. The fake's other modes (``injection``, ``garbage``,
+bot's rules, and an answer whose ``given`` words the prompt lacks (the summary did not say what was
+shown) is the unsure one. ``--model none`` runs with no model. The fake's other modes (``injection``, ``garbage``,
 ``http_500``, ``http_400``, ``slow``) run the same set: the report then also counts the scored turns
 whose reply is the same as with no model (``same_reply_as_no_model``, what every failure mode should
-give) and the writes made in turns that called the model. Prints one JSON report per model; ``--items``
-adds one line per item (id, stage, intent, good).
+give), the writes made in turns that called the model, and the confirmations of a model's write that
+hide a value they would store. Prints one JSON report per model; ``--items`` adds one line per item
+(id, stage, intent, good).
 """
 
 from __future__ import annotations
@@ -40,8 +45,9 @@ from pathlib import Path
 from typing import Any
 
 SET_FILE = Path(__file__).with_name("uncertain_set.jsonl")
+FOLLOW_UP_FILE = Path(__file__).with_name("followup_set.jsonl")
 AT = datetime.fromisoformat("2026-12-01T10:00:00+08:00")
-GROUPS = ("uncertain", "clear", "out_of_scope")
+GROUPS = ("uncertain", "clear", "out_of_scope", "follow_up")
 MODELS = ("none", "sensible", "injection", "garbage", "http_500", "http_400", "slow")
 _NOT_TASKS = frozenset({"unknown", "chitchat"})
 
@@ -76,10 +82,12 @@ class Scored:
     why: str = ""
     reply: str = ""
     seconds: float = 0.0
+    hidden: tuple[str, ...] = ()
+    """Values a model's write would store that its confirmation does not show."""
 
 
 def load_items(path: Path = SET_FILE) -> list[Item]:
-    """The frozen set, in file order."""
+    """One frozen set (the uncertain one by default), in file order."""
     items = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
@@ -92,11 +100,20 @@ def load_items(path: Path = SET_FILE) -> list[Item]:
     return items
 
 
+def load_all() -> list[Item]:
+    """Both frozen sets: the uncertain messages, then the follow-ups of shown results."""
+    return [*load_items(SET_FILE), *load_items(FOLLOW_UP_FILE)]
+
+
 def ideal_table(items: Sequence[Item]) -> dict[str, Any]:
-    """Message text → the ideal model's answers (the fake's ``sensible`` table)."""
+    """Message text → the ideal model's answers (the fake's ``sensible`` table); words said after different
+    results have one answer per result, told apart by their ``given`` words."""
     from runtime.llm.testkit import IdealAnswer
 
-    return {item.text: IdealAnswer.from_record(item.ideal) for item in items}
+    table: dict[str, list[Any]] = {}
+    for item in items:
+        table.setdefault(item.text, []).append(IdealAnswer.from_record(item.ideal))
+    return {text: answers[0] if len(answers) == 1 else tuple(answers) for text, answers in table.items()}
 
 
 def _rows(db: Any) -> tuple[Any, ...]:
@@ -123,6 +140,34 @@ def judge(item: Item, *, stage: str, intent: str, taken: Sequence[str], started:
     if item.asks and asked and not wrote:
         return True, ""
     return False, f"took {intent} at {stage}"
+
+
+def _said(value: Any) -> list[str]:
+    """What a confirmation must show of a value: a time's clock, a number's digits, a text (its start and
+    end when long), a list item by item."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, Mapping):
+        return [str(value["at"])[11:16]] if "at" in value else _said(value.get("name"))
+    if isinstance(value, list):
+        return [t for v in value for t in _said(v)]
+    if isinstance(value, int | float):
+        return [str(int(value)) if float(value).is_integer() else str(value)]
+    text = "".join(str(value).split())
+    return [text] if len(text) <= 60 else [text[:20], text[-20:]]
+
+
+def hidden_values(pending: Any, registry: Any) -> tuple[str, ...]:
+    """The slot values of a model's pending write that its question does not show (none, when it is not a
+    model's). Pure."""
+    from runtime.texts import MODEL_READ
+
+    action = registry.action(pending.skill, pending.action) if pending is not None else None
+    if action is None or MODEL_READ not in pending.question:
+        return ()
+    question = "".join(pending.question.split())
+    names = [s.name for s in action.slots]
+    return tuple(f"{n}={t}" for n in names if n in pending.params for t in _said(pending.params[n]) if t not in question)
 
 
 def score_items(engine: Any, db: Any, items: Sequence[Item]) -> list[Scored]:
@@ -153,8 +198,10 @@ def score_items(engine: Any, db: Any, items: Sequence[Item]) -> list[Scored]:
         asked = ctx.clarification is not None
         good, why = judge(item, stage=str(result.trace.stage), intent=result.trace.intent, taken=taken,
                           started=started, wrote=wrote, asked=asked)
+        new = ctx.pending_confirmation if ctx.pending_confirmation != before_ctx.pending_confirmation else None
         out.append(Scored(item.id, item.group, good, str(result.trace.stage), result.trace.intent, tuple(taken),
-                          wrote, asked, result.trace.llm_calls, why, "\n".join(result.replies), seconds))
+                          wrote, asked, result.trace.llm_calls, why, "\n".join(result.replies), seconds,
+                          hidden_values(new, engine.registry)))
     return out
 
 
@@ -170,6 +217,7 @@ def report(scored: Sequence[Scored], *, model: str, no_model: Sequence[Scored] =
                       "turns_with_llm_calls": sum(s.llm_calls > 0 for s in rows),
                       "writes": sum(s.wrote for s in rows)}
     out["writes_in_model_turns"] = sum(s.wrote and s.llm_calls > 0 for s in scored)
+    out["model_confirmations_hiding_a_value"] = sum(bool(s.hidden) for s in scored)
     out["slowest_turn_s"] = round(max((s.seconds for s in scored), default=0.0), 2)
     if no_model:
         plain = {s.id: s.reply for s in no_model}
@@ -203,7 +251,7 @@ def run(model: str, items: Sequence[Item] | None = None, no_model: Sequence[Scor
     """Score the set with no model (``none``), the ideal fake (``sensible``) or another mode of the fake;
     ``breaker``: failures in a row that open the model's breaker (a large number: every turn that would
     ask the model meets the failure itself, none is spared by an open breaker)."""
-    chosen = list(items) if items is not None else load_items()
+    chosen = list(items) if items is not None else load_all()
     with _runtime(model, chosen, breaker=breaker) as runtime:
         scored = score_items(runtime.engine, runtime.services.db, chosen)
     return report(scored, model=model, no_model=no_model), scored
@@ -230,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for s in scored:
                 print(json.dumps({"id": s.id, "good": s.good, "stage": s.stage, "intent": s.intent,
                                   "taken": s.taken, "wrote": s.wrote, "asked": s.asked, "llm_calls": s.llm_calls,
-                                  "why": s.why}, ensure_ascii=False))
+                                  "why": s.why, **({"hidden": s.hidden} if s.hidden else {})}, ensure_ascii=False))
     return 0
 
 

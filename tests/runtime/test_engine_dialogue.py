@@ -185,7 +185,8 @@ def test_model_params_go_through_the_slot_parsers(tmp_path: object) -> None:
         fake.script(json_reply({"intent": "dinner.plan", "confidence": 0.9,
                                 "params": {"people": "三个", "budget": "八十块"}}))
         at = datetime.fromisoformat("2026-12-01T18:00:00+08:00")
-        r = engine.handle(Inbound(user="u1", text="嗯那个今晚的事你看着办吧", msg_id="x1", at=at))
+        # the values are the user's own words (a value nobody said would be asked for instead)
+        r = engine.handle(Inbound(user="u1", text="嗯那个今晚三个八十块的事你看着办吧", msg_id="x1", at=at))
         llm.close()  # type: ignore[attr-defined]
     assert r.trace.stage == "llm_router" and r.trace.llm_calls == 1
     assert r.state.expected_field == "dietary"

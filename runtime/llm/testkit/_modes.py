@@ -18,11 +18,12 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .._route_prompt import CUT_MARK
 from ._script import (
     Dynamic,
     RecordedRequest,
@@ -38,6 +39,7 @@ from ._script import (
 __all__ = [
     "ROLE_PLAY",
     "IdealAnswer",
+    "context_of",
     "Mode",
     "RequestKind",
     "garbage",
@@ -78,19 +80,23 @@ class IdealAnswer:
 
     ``route``: the routing decision (``intent``, ``confidence``, ``params``); ``reply``: what it says
     in a chat or agent prompt; ``tool``: ``(name, arguments)`` of a read tool it calls first when
-    that tool is offered.
+    that tool is offered; ``given``: words the prompt must carry besides the message (what the summary
+    says was shown or asked) — a follow-up ("后天的呢") means nothing without them, so without them the
+    ideal model answers as it does for a message it does not know.
     """
 
     route: Mapping[str, Any] = field(default_factory=lambda: dict(_UNSURE_ROUTE))
     reply: str = _DEFAULT_REPLY
     tool: tuple[str, Mapping[str, Any]] | None = None
+    given: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> IdealAnswer:
         """From ``{"route": {...}, "reply": "...", "tool": {"name": ..., "arguments": {...}} | None}``."""
         tool = record.get("tool")
         return cls(route=dict(record.get("route") or _UNSURE_ROUTE), reply=str(record.get("reply") or _DEFAULT_REPLY),
-                   tool=(str(tool["name"]), dict(tool.get("arguments") or {})) if tool else None)
+                   tool=(str(tool["name"]), dict(tool.get("arguments") or {})) if tool else None,
+                   given=tuple(str(w) for w in record.get("given") or ()))
 
 
 def request_kind(request: RecordedRequest) -> RequestKind:
@@ -112,7 +118,25 @@ def message_of(request: RecordedRequest) -> str:
     return (rest if marker else text).strip()
 
 
-def _lookup(table: Mapping[str, IdealAnswer], text: str) -> IdealAnswer | None:
+Ideal = IdealAnswer | Sequence[IdealAnswer]
+"""A message's ideal answer, or its answers after different results (each with the ``given`` words that
+tell them apart: "后天的呢" after a dinner plan, after an exercise plan)."""
+
+
+def _chosen(found: Ideal | None, context: str) -> IdealAnswer:
+    """The first answer whose ``given`` words the prompt carries; the unsure one when none does."""
+    options = [found] if isinstance(found, IdealAnswer) else list(found or ())
+    return next((a for a in options if all(word in context for word in a.given)), IdealAnswer())
+
+
+def context_of(request: RecordedRequest) -> str:
+    """Everything the prompt says besides the user's message (the summary, the system text)."""
+    message = message_of(request)
+    said = "\n".join(str(m.get("content") or "") for m in request.messages if isinstance(m.get("content"), str))
+    return said.replace(message, "") if message else said
+
+
+def _lookup(table: Mapping[str, Ideal], text: str) -> Ideal | None:
     if text in table:
         return table[text]
     # the prompt may have flattened or capped the message: the longest key it contains, else the
@@ -120,6 +144,9 @@ def _lookup(table: Mapping[str, IdealAnswer], text: str) -> IdealAnswer | None:
     inside = [key for key in table if key and key in text]
     if inside:
         return table[max(inside, key=len)]
+    head, cut, tail = text.partition(CUT_MARK)  # a message cut in its middle: its start and its end
+    if cut:
+        return next((table[key] for key in table if key.startswith(head) and key.endswith(tail)), None)
     around = [key for key in table if text and text.rstrip("…") in key]
     return table[max(around, key=len)] if around else None
 
@@ -137,12 +164,13 @@ def _has_tool_result(request: RecordedRequest) -> bool:
     return any(m.get("role") == "tool" for m in request.messages)
 
 
-def sensible(table: Mapping[str, IdealAnswer]) -> Dynamic:
+def sensible(table: Mapping[str, Ideal]) -> Dynamic:
     """An ideal model: every answer looked up by the user's message in ``table`` (a message not in
     it gets an unsure ``unknown`` route and a neutral chat line)."""
 
     def answer(request: RecordedRequest) -> Step:
-        ideal = _lookup(table, message_of(request)) or IdealAnswer()
+        # what the message refers to must be in the prompt: no model could know it otherwise
+        ideal = _chosen(_lookup(table, message_of(request)), context_of(request))
         kind = request_kind(request)
         if kind is RequestKind.ROUTE:
             return _route_step(request, ideal.route)
@@ -218,7 +246,7 @@ def injection() -> Dynamic:
     return _cycle(options)
 
 
-def mode_step(mode: Mode | str, *, table: Mapping[str, IdealAnswer] | None = None,
+def mode_step(mode: Mode | str, *, table: Mapping[str, Ideal] | None = None,
               slow_s: float = 30.0) -> Step:
     """The default answer that makes the fake behave as ``mode``.
 

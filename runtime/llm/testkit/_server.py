@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from ._modes import IdealAnswer, Mode, mode_step
+from ._modes import Ideal, Mode, mode_step
 from ._script import Delay, Disconnect, Dynamic, HTTPFault, Malformed, RecordedRequest, Reply, Step
 
 __all__ = ["FakeOpenAI"]
@@ -103,7 +103,7 @@ class FakeOpenAI:
         return {"OPENAI_BASE_URL": self.base_url, "OPENAI_API_KEY": self.api_key or "test-key",
                 "OPENAI_MODEL": model, **extra}
 
-    def set_mode(self, mode: Mode | str, *, table: Mapping[str, IdealAnswer] | None = None,
+    def set_mode(self, mode: Mode | str, *, table: Mapping[str, Ideal] | None = None,
                  slow_s: float = 30.0) -> None:
         """Answer every request not scripted otherwise as ``mode`` (``table`` for ``sensible``)."""
         step = mode_step(mode, table=table, slow_s=slow_s)
