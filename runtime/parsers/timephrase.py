@@ -49,7 +49,9 @@ class TimeExpr:
     ``has_time`` whether a clock time or a duration was said; ``span`` the characters of the phrase
     in the text; ``said`` the words understood; ``unexplained`` the temporal-looking words of the
     text that were not used (a festival the calendar does not know, a second date, 下班后 …);
-    ``timer`` whether it was said as a timer (10分钟计时器).
+    ``timer`` whether it was said as a timer (10分钟计时器); ``assumed`` the words whose conventional
+    meaning was taken, each with what was taken (a :class:`Part` value for the hour of a part of the
+    day, ``month-end`` for 月底, ``weekend`` for 下周末's Saturday).
     """
 
     at: datetime
@@ -59,6 +61,7 @@ class TimeExpr:
     said: str = ""
     unexplained: tuple[str, ...] = ()
     timer: bool = False
+    assumed: tuple[tuple[str, str], ...] = ()
 
     def to_param(self) -> dict[str, Any]:
         """A JSON-serialisable form (slot params)."""
@@ -70,6 +73,8 @@ class TimeExpr:
             param["unexplained"] = list(self.unexplained)
         if self.timer:
             param["timer"] = True
+        if self.assumed:
+            param["assumed"] = [[word, what] for word, what in self.assumed]
         return param
 
     @classmethod
@@ -82,7 +87,8 @@ class TimeExpr:
         return cls(at=at, rrule=param.get("rrule") or None, has_time=bool(param.get("has_time", True)),
                    span=(int(span[0]), int(span[1])), said=str(param.get("said") or ""),
                    unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
-                   timer=bool(param.get("timer", False)))
+                   timer=bool(param.get("timer", False)),
+                   assumed=tuple((str(w), str(a)) for w, a in param.get("assumed") or ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +249,8 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
-    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer)
+    assumed = tuple((text[a:b], what) for (a, b), what in best.assumed)
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:
