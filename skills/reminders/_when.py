@@ -34,39 +34,31 @@ def unexplained_question(when: TimeExpr) -> str | None:
         return None
     words = "、".join(f"「{w}」" for w in when.unexplained)
     understood = f"「{when.said}」（{format_when(when.at)}）" if when.said else format_when(when.at)
-    example = f"{when.said}晚上8点" if when.said and not when.has_time and not when.rrule else "12月24日晚上8点"
+    parted = any(what not in ("month-end", "weekend") for _, what in when.assumed)
+    tail = f"{when.at.hour % 12 or 12}点" if parted else "晚上8点"  # 元宵节晚上 → 元宵节晚上8点
+    example = f"{when.said}{tail}" if when.said and not when.has_time and not when.rrule else "12月24日晚上8点"
     return (f"{words}我没能确定是哪天哪个时间，我只听懂了{understood}。"
             f"具体什么时候提醒你？请把日期和时间一起告诉我，比如「{example}」。")
 
 
-# a stretch of days, not a day: a reminder needs the day (and the time) out of it
-_STRETCH = re.compile(r"周末|月底|月中|月末|年底|年末|(?<!大)(?:月初|年初)(?![一二三四五六七八九十])|下周(?![一二三四五六日天])|"
-                      r"这周(?![一二三四五六日天])|"
-                      r"本周(?![一二三四五六日天])|过几天|改天|这几天|最近|节后|假期")
+# a stretch of days, not a day: a reminder needs the day (and the time) out of it. A bare 周末 may also mean
+# every weekend; 月底 is the month's last day and 这周末/下周末 its Saturday (DESIGN §3.4)
+_STRETCH = re.compile(r"(?<![这本下])周末|月中|年底|年末|(?<!大)(?:月初|年初)(?![一二三四五六七八九十])|下周(?![一二三四五六日天末])|"
+                      r"这周(?![一二三四五六日天末])|"
+                      r"本周(?![一二三四五六日天末])|过几天|改天|这几天|最近|节后|假期")
 
 
 def stretch_question(when: TimeExpr) -> str | None:
-    """The question to ask when ``when`` names a stretch of days and no time ("周末", "月底")."""
+    """The question to ask when ``when`` names a stretch of days and no time ("周末", "月中")."""
     if when.has_time or when.rrule or not _STRETCH.search(when.said or ""):
         return None
     return f"「{when.said}」具体哪天、几点提醒你？比如「{when.at.month}月{when.at.day}日上午10点」。"
 
 
-_PART = re.compile(r"早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|半夜|凌晨|今晚|明晚|明早|今早|后晚|晚|早")
-
-
-def clock_question(when: TimeExpr) -> str | None:
-    """The question to ask when ``when`` names a part of the day but no clock time ("晚上", "周五下午"):
-    which time, rather than a guessed one (a day alone keeps its default hour)."""
-    if when.has_time or when.timer or not when.said or not _PART.search(when.said):
-        return None
-    hour = when.at.hour % 12 or 12
-    return f"「{when.said}」（{when.at.month}月{when.at.day}日）几点提醒你？比如「{when.said}{hour}点」。"
-
-
 def check_when(value: Any) -> str | None:
-    """None when the time can be used as it is; otherwise the question that asks for it again."""
+    """None when the time can be used as it is (a part of the day alone takes its usual hour, and the
+    reply says so); otherwise the question that asks for it again."""
     when = as_time(value)
     if when is None:
         return None  # the engine asks the slot's own question for a missing value
-    return unexplained_question(when) or stretch_question(when) or clock_question(when)
+    return unexplained_question(when) or stretch_question(when)
