@@ -29,7 +29,8 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans, leaning
+from runtime.parsers._festival_things import names_content
+from runtime.parsers._time_cues import cue_spans, leaning
 from runtime.parsers._time_describe import describe_rrule, format_when
 from runtime.parsers._time_resolve import Resolved, group, resolve
 from runtime.parsers._time_scan import tokenize
@@ -110,12 +111,15 @@ def _lone_weak(phrase: list[Token]) -> bool:
 
 
 def _attributive(text: str, phrase: list[Token]) -> bool:
-    """A festival that names what the message is about (中秋月饼), or any day followed by 的 + a noun."""
+    """A festival that names what the message is about (中秋月饼, 吃元宵), or any day followed by 的 + a noun."""
     end = phrase[-1].end
     if not any(t.kind in (Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED) for t in phrase):
         return False  # 前一天的会: which day is still unexplained
-    if any(t.kind is Kind.NAMED for t in phrase) and len(phrase) == 1 and ATTRIBUTIVE.match(text, end):
-        return True
+    only = phrase[0]
+    if len(phrase) == 1 and only.kind is Kind.NAMED:
+        festival = only.name.removeprefix("fest:") if only.name.startswith("fest:") else ""
+        if names_content(text, only.start, end, festival):  # 中秋月饼, 吃元宵, 腊八粥
+            return True
     return text.startswith("的", end) and not tokenize(text[end + 1:end + 4])
 
 
