@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from runtime.parsers._festival_things import names_content
+from runtime.parsers._time_agree import APPOSITION, agreeing, readings
 from runtime.parsers._time_cues import cue_spans, leaning
 from runtime.parsers._time_describe import describe_rrule, format_when
 from runtime.parsers._time_resolve import Resolved, group, resolve
-from runtime.parsers._time_scan import tokenize
+from runtime.parsers._time_scan import DATE_KINDS, tokenize
 from runtime.parsers._time_tokens import Kind, Token
 
 __all__ = ["TimeExpr", "describe_rrule", "format_when", "leaning", "parse_time_phrase", "time_spans"]
@@ -52,7 +53,9 @@ class TimeExpr:
     text that were not used (a festival the calendar does not know, a second date, 下班后 …);
     ``timer`` whether it was said as a timer (10分钟计时器); ``assumed`` the words whose conventional
     meaning was taken, each with what was taken (a :class:`Part` value for the hour of a part of the
-    day, ``month-end`` for 月底, ``weekend`` for 下周末's Saturday).
+    day, ``month-end`` for 月底, ``weekend`` for 下周末's Saturday); ``readings`` the words and days of
+    two dates that disagree (8月15日 … 中秋节), whose words are also ``unexplained`` — then ``said``
+    holds only what both share (晚上8点).
     """
 
     at: datetime
@@ -63,6 +66,7 @@ class TimeExpr:
     unexplained: tuple[str, ...] = ()
     timer: bool = False
     assumed: tuple[tuple[str, str], ...] = ()
+    readings: tuple[tuple[str, date], ...] = ()
 
     def to_param(self) -> dict[str, Any]:
         """A JSON-serialisable form (slot params)."""
@@ -76,6 +80,8 @@ class TimeExpr:
             param["timer"] = True
         if self.assumed:
             param["assumed"] = [[word, what] for word, what in self.assumed]
+        if self.readings:
+            param["readings"] = [[word, day.isoformat()] for word, day in self.readings]
         return param
 
     @classmethod
@@ -89,7 +95,8 @@ class TimeExpr:
                    span=(int(span[0]), int(span[1])), said=str(param.get("said") or ""),
                    unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
                    timer=bool(param.get("timer", False)),
-                   assumed=tuple((str(w), str(a)) for w, a in param.get("assumed") or ()))
+                   assumed=tuple((str(w), str(a)) for w, a in param.get("assumed") or ()),
+                   readings=tuple((str(w), date.fromisoformat(str(d))) for w, d in param.get("readings") or ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +107,8 @@ class _Reading:
     used: list[list[Token]]
     content: list[Span]        # phrases that are part of what is said, not when (中秋月饼, 周五的会)
     unexplained: list[Span]
+    readings: list[tuple[Span, date]]  # two dates that disagree (8月15日 … 中秋节)
+    shared: list[Span]         # with readings: what the used phrases say besides the day (晚上8点)
 
 
 def _span(phrase: list[Token]) -> Span:
@@ -184,6 +193,7 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
     strong = [(p, r) for p, r in resolved if not _lone_weak(p) and not _attributive(text, p)] or resolved
     main_phrase, best = max(strong, key=lambda pr: (pr[1].span[1] - pr[1].span[0], -pr[1].span[0]))
     used, content, unexplained = [main_phrase], [], []
+    disputed: list[tuple[Span, date]] = []
     merged = list(main_phrase)
     for phrase in phrases:
         if phrase is main_phrase:
@@ -195,17 +205,40 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
         if starts is not None:  # 从下周一开始 工作日每天6点50: the repeat's first time is on or after that day
             best, used = starts, [*used, phrase]
             continue
-        if _complements(merged, phrase):
-            candidate = resolve(sorted(merged + phrase, key=lambda t: t.start), now)
-            if candidate is not None:
-                merged = sorted(merged + phrase, key=lambda t: t.start)
-                best, used = candidate, [*used, phrase]
-                continue
+        together = sorted(merged + phrase, key=lambda t: t.start) if _complements(merged, phrase) \
+            else agreeing(merged, phrase, best, now)  # 10月1日 … 国庆节上午10点: one day said twice
+        candidate = resolve(together, now) if together is not None else None
+        if together is not None and candidate is not None:
+            merged, best, used = together, candidate, [*used, phrase]
+            continue
         if all(t.weak for t in phrase):
             continue  # 一点 (a little), a lone 早 (早点睡)
-        unexplained.append(_span(phrase))
+        disagree = () if disputed else readings(text, merged, phrase, best, now)
+        if not disagree:
+            unexplained.append(_span(phrase))
+            continue
+        disputed.extend(disagree)  # 9月26日中秋节晚上: which day is asked; 晚上 holds for either
+        dates = [t for t in phrase if t.kind in DATE_KINDS]
+        unexplained.append(_span(dates))
+        rest = [t for t in phrase if t.kind not in DATE_KINDS]
+        together = sorted(merged + rest, key=lambda t: t.start)
+        candidate = resolve(together, now) if rest and _complements(merged, rest) else None
+        if candidate is not None:
+            merged, best = together, candidate
     unexplained.extend(best.loose)
-    return _Reading(best, used, content, unexplained)
+    shared = _joined([(t.start, t.end) for t in merged if t.kind not in DATE_KINDS]) if disputed else []
+    return _Reading(best, used, content, unexplained, disputed, shared)
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """Spans next to each other as one (晚上 + 8点 → 晚上8点)."""
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        if out and out[-1][1] == a:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
 
 
 def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
@@ -249,12 +282,13 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
         return None
     best = reading.resolved
     spans = sorted(_span(p) for p in reading.used)
-    said = "…".join(text[a:b] for a, b in spans)
+    said = "…".join(text[a:b] for a, b in (reading.shared if reading.readings else spans))
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
     assumed = tuple((text[a:b], what) for (a, b), what in best.assumed)
-    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed)
+    days = tuple((text[a:b], day) for (a, b), day in reading.readings)
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed, days)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:
@@ -270,5 +304,22 @@ def _time_spans(text: str) -> tuple[tuple[int, int], ...]:
     if reading is None:
         return ()
     content = set(reading.content)
-    return tuple(sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
-                        and not all(t.weak for t in p)))
+    spans = sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
+                   and not all(t.weak for t in p))
+    return tuple(_together(text, spans))
+
+
+_CLOSING = {"（": "）", "(": ")", "【": "】"}
+
+
+def _together(text: str, spans: list[Span]) -> list[Span]:
+    """Phrases said as one with what stands between them (12月25日（周五）, 农历八月十五也就是9月15日)."""
+    out: list[Span] = []
+    for a, b in spans:
+        if out and APPOSITION.fullmatch(text, out[-1][1], a):
+            a = out.pop()[0]
+        opened = [c for c in _CLOSING if c in text[a:b]]
+        if opened and text.startswith(_CLOSING[opened[-1]], b):
+            b += 1
+        out.append((a, b))
+    return out
