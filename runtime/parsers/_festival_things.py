@@ -2,8 +2,8 @@
 
 Each festival declares its things and customs once (:mod:`festivals`); a festival word is content when a
 thing of its festival or a generic noun follows it (中秋月饼, 国庆的车票), when it lies inside a thing or a
-custom that is longer than it (腊八粥, 闹元宵), or when it is itself a thing and a verb takes it (吃元宵,
-煮几个元宵). Everywhere else it says when.
+custom that is longer than it (腊八粥, 闹元宵), or when it is itself a thing that a verb takes (吃元宵,
+煮几个元宵) or that follows its festival's name (上元节元宵). Everywhere else it says when.
 """
 
 from __future__ import annotations
@@ -48,4 +48,7 @@ def names_content(text: str, start: int, end: int, name: str) -> bool:
         at = text.find(thing, max(0, end - len(thing)))
         if 0 <= at <= start and at + len(thing) >= end:
             return True  # 腊八粥, 闹元宵
-    return word in festival.things and _VERB.search(text, 0, start) is not None
+    if word not in festival.things:
+        return False  # 元宵 the festival, not the food
+    named = any(text.endswith(w, 0, start) for w in festival.words)  # 上元节元宵: the festival's own food
+    return named or _VERB.search(text, 0, start) is not None
