@@ -54,8 +54,8 @@ class TimeExpr:
     ``timer`` whether it was said as a timer (10分钟计时器); ``assumed`` the words whose conventional
     meaning was taken, each with what was taken (a :class:`Part` value for the hour of a part of the
     day, ``month-end`` for 月底, ``weekend`` for 下周末's Saturday); ``readings`` the words and days of
-    two dates that disagree (8月15日 … 中秋节), whose words are also ``unexplained`` — then ``said``
-    holds only what both share (晚上8点).
+    two dates said together that disagree (8月15日 … 中秋节), whose words are also ``unexplained``, and
+    ``shared`` what holds for either (晚上8点): the words an answer naming the day is read with.
     """
 
     at: datetime
@@ -67,6 +67,7 @@ class TimeExpr:
     timer: bool = False
     assumed: tuple[tuple[str, str], ...] = ()
     readings: tuple[tuple[str, date], ...] = ()
+    shared: str = ""
 
     def to_param(self) -> dict[str, Any]:
         """A JSON-serialisable form (slot params)."""
@@ -82,6 +83,7 @@ class TimeExpr:
             param["assumed"] = [[word, what] for word, what in self.assumed]
         if self.readings:
             param["readings"] = [[word, day.isoformat()] for word, day in self.readings]
+            param["shared"] = self.shared
         return param
 
     @classmethod
@@ -96,7 +98,8 @@ class TimeExpr:
                    unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
                    timer=bool(param.get("timer", False)),
                    assumed=tuple((str(w), str(a)) for w, a in param.get("assumed") or ()),
-                   readings=tuple((str(w), date.fromisoformat(str(d))) for w, d in param.get("readings") or ()))
+                   readings=tuple((str(w), date.fromisoformat(str(d))) for w, d in param.get("readings") or ()),
+                   shared=str(param.get("shared") or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,13 +285,14 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
         return None
     best = reading.resolved
     spans = sorted(_span(p) for p in reading.used)
-    said = "…".join(text[a:b] for a, b in (reading.shared if reading.readings else spans))
+    said = "…".join(text[a:b] for a, b in spans)
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
     assumed = tuple((text[a:b], what) for (a, b), what in best.assumed)
     days = tuple((text[a:b], day) for (a, b), day in reading.readings)
-    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed, days)
+    shared = "…".join(text[a:b] for a, b in reading.shared)
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed, days, shared)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:

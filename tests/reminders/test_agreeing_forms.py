@@ -107,8 +107,8 @@ def test_a_weekday_that_is_not_the_date_shows_both(offset: int) -> None:
 def test_the_answer_keeps_what_both_readings_share() -> None:
     mid_autumn = _next(next(f for f in LUNAR_FESTIVALS if f.name == "中秋节"))
     expr = parse_time_phrase(f"{_md(mid_autumn + timedelta(days=1))}中秋节晚上8点提醒我赏月", NOW)
-    assert expr is not None and expr.said == "晚上8点"
-    answer = parse_time_phrase(f"{expr.said} 中秋节", NOW)
+    assert expr is not None and expr.shared == "晚上8点"
+    answer = parse_time_phrase(f"{expr.shared} 中秋节", NOW)
     assert answer is not None and answer.at == datetime.combine(mid_autumn, datetime.min.time(), TZ).replace(hour=20)
 
 
