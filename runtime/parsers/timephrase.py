@@ -14,7 +14,8 @@ Pure: no I/O, no ``datetime.now()``. ``now`` is the turn's clock in the user's t
 >>> parse_time_phrase("开斋节晚上提醒我", now).unexplained
 ('开斋节',)
 
-Rules: a date without a clock time means 09:00 (a part of day alone means its usual hour);
+Rules: a date without a clock time means 09:00 (a part of day alone means its usual hour, from
+:mod:`runtime.parsers.day_parts`; ``assumed`` says which were taken);
 a time without a date that has already passed today means its next occurrence (and 1-11
 o'clock without 上午/下午 means whichever of am/pm comes first); 下午/晚上 + 1-11 means pm; a
 festival or lunar date means its next occurrence. Every temporal-looking word the parser could

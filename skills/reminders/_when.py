@@ -1,7 +1,9 @@
 """The reminder's ``when`` slot: the check that refuses a time that leaves a temporal word unexplained.
 
 DESIGN §3.4: a reminder is never confirmed while a temporal word of the message (a festival the
-calendar does not know, 下班后, a second date …) is left unexplained. The engine calls
+calendar does not know, 下班后, a second date …) is left unexplained, and two names of the day that
+disagree (8月15日中秋节) are asked about with both readings. A part of the day without a clock time is
+no reason to ask: it takes its usual hour, and the confirmation says so (``_assumed``). The engine calls
 :func:`check_when` on every value of the slot; a question discards the value and is asked instead.
 """
 
