@@ -337,8 +337,9 @@ class Dialogue:
 
 def _partial(value: Any) -> str:
     """The words understood of a time that could not be used as it was, with the part of the day its
-    other words lean to ("下周三" + 下班后 → "下周三晚上"), for reading an answer that gives only the rest."""
-    said = value.get("said") if isinstance(value, dict) else None
+    other words lean to ("下周三" + 下班后 → "下周三晚上"), for reading an answer that gives only the rest;
+    when two names of the day disagreed, what holds for either (晚上8点)."""
+    said = (value.get("shared") or value.get("said")) if isinstance(value, dict) else None  # two days disagreed
     if not isinstance(said, str):
         return ""
     return said + leaning(tuple(map(str, value.get("unexplained") or ())))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ATTRIBUTIVE", "cue_spans", "leaning"]
+__all__ = ["cue_spans", "leaning"]
 
 _NOT_FESTIVAL = ("细节", "环节", "章节", "关节", "情节", "音节", "礼节", "调节", "小节", "季节性", "节目", "节约",
                  "节省", "节奏", "节能", "节食", "节制", "节俭", "节点", "节课", "节拍", "过节费")
@@ -38,11 +38,6 @@ _CUES = (
 _CUE = re.compile("|".join(f"(?:{c})" for c in _CUES))
 _NOT = re.compile("|".join(map(re.escape, _NOT_FESTIVAL)))
 _LEAD = re.compile(r"^.*(?:提醒我?|叫我|喊我|我|在|是|的|和|跟|过|要|等|到|给|帮)")
-
-ATTRIBUTIVE = re.compile(
-    r"(?:的)?(?:粥|蒜|酒|糕|月饼|礼物|晚会|联欢|红包|节目|活动|聚会|促销|特价|大餐|贺卡|祝福|快乐|对联|灯笼|粽子|汤圆|饺子|年货"
-    r"|档|套餐|装饰|门票|车票|机票|火车票|高铁票|值班|加班|作业|福利|奖金|购物|主题|文案|海报|贺词|串门|拜年)")
-"""After a festival word: it names what the festival is about (中秋月饼), not when."""
 
 
 def cue_spans(text: str) -> list[tuple[int, int]]:

@@ -2,7 +2,8 @@
 
 A NAMED token carries ``name``, a key resolved by :func:`named_days`:
 ``fest:中秋节`` · ``lunar:8:15:0`` (month 0 = any month, day -1 = last, last field 1 = leap) ·
-``month:last:1`` (下个月底; ``first``/``mid``/``last``, offset ``*`` = the next one) · ``year:last:*``.
+``month:end:1`` (下个月底; ``first``/``mid``/``end``/``last``: 月底 is taken as the last day, 最后一天 is said;
+offset ``*`` = the next one) · ``year:last:*``.
 ``year`` is None (the next one), -1 今年, -2 明年, -3 后年 or a Gregorian year.
 """
 
@@ -105,7 +106,7 @@ def _lunar_bare_day(m: re.Match[str]) -> Token | None:
       r"|(?P<w2>月初|月中|月底|月末))")
 def _month_part(m: re.Match[str]) -> Token:
     which = (m.group("w1") or m.group("w2")).lstrip("月")
-    part = {"初": "first", "第一天": "first", "中": "mid", "底": "last", "末": "last", "最后一天": "last"}[which]
+    part = {"初": "first", "第一天": "first", "中": "mid", "底": "end", "末": "end", "最后一天": "last"}[which]
     rel = (m.group("rel") or "").rstrip("个")
     offset = {"": "*", "这": "0", "本": "0", "当": "0", "下": "1", "下下": "2"}[rel]
     return tok(m, Kind.NAMED, name=f"month:{part}:{offset}")
@@ -154,7 +155,7 @@ def _month_days(name: str, today: date) -> Iterator[date]:
         index = today.year * 12 + today.month - 1 + n
         year, month = index // 12, index % 12 + 1
         last = calendar.monthrange(year, month)[1]
-        yield date(year, month, {"first": 1, "mid": 15, "last": last}[part])
+        yield date(year, month, {"first": 1, "mid": 15, "last": last, "end": last}[part])
 
 
 def _year_of(token: Token, today: date, lunar: bool) -> int | None:

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 
 from runtime.parsers._time_dates import day_candidates
 from runtime.parsers._time_repeat_rules import hourly_rule, range_rule, repeat_first
 from runtime.parsers._time_scan import DATE_KINDS
-from runtime.parsers._time_tokens import Kind, Part, Token, clock_hour
+from runtime.parsers._time_tokens import Kind, Token, clock_hour
+from runtime.parsers.day_parts import DAY_CLOCK, clock_of
 
 __all__ = ["Resolved", "group", "resolve"]
 
 _GAP = re.compile(r"[\s的]*")
-DEFAULT_HOUR = 9
-_PART_DEFAULT = {Part.DAWN: 5, Part.MORNING: 8, Part.FORENOON: 9, Part.NOON: 12, Part.AFTERNOON: 15,
-                 Part.DUSK: 18, Part.EVENING: 20, Part.NIGHT: 23}
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +23,18 @@ class Resolved:
     """A resolved phrase: first occurrence, rule, whether a clock time was said, its span.
 
     ``loose`` are the spans of tokens in the phrase that could not be applied (a vague 春节前,
-    前一天 with no day to count from); ``timer`` marks a timer (10分钟计时器).
+    前一天 with no day to count from); ``timer`` marks a timer (10分钟计时器); ``assumed`` the spans
+    whose conventional meaning was taken, with what was taken: a part of the day's hour (its
+    :class:`Part` value), ``month-end`` (月底: the last day) or ``weekend`` (下周末: the Saturday).
     """
 
     at: datetime
     rrule: str | None
     has_time: bool
-    span: tuple[int, int]
-    loose: tuple[tuple[int, int], ...] = ()
+    span: Span
+    loose: tuple[Span, ...] = ()
     timer: bool = False
+    assumed: tuple[tuple[Span, str], ...] = ()
 
 
 def _slots(token: Token) -> set[str]:
@@ -93,12 +95,26 @@ def _clock(phrase: list[Token]) -> _Clock | None:
         clock = window.parts[0]
         part = clock.part or part
     if clock is None:
-        hour = _PART_DEFAULT[part] if part is not None else DEFAULT_HOUR
-        return _Clock(hour, 0, 0, False, False)
+        usual = clock_of(part) if part is not None else DAY_CLOCK
+        return _Clock(usual.hour, usual.minute, 0, False, False)
     converted = clock_hour(clock.hour, part)
     if converted is None:
         return None
     return _Clock(converted[0], clock.minute, converted[1], True, part is None)
+
+
+def _assumed(phrase: list[Token], clock: _Clock) -> tuple[tuple[Span, str], ...]:
+    """What the phrase leaves to convention: the hour of a part of the day said without a clock time,
+    the day of 月底 and of a weekend said with its week."""
+    found: list[tuple[Span, str]] = []
+    parted = [t for t in phrase if t.part is not None and t.kind is not Kind.OFFSET] \
+        or [t for t in phrase if t.part is not None]
+    if not clock.said and parted and parted[0].part is not None:
+        found.append(((parted[0].start, parted[0].end), parted[0].part.value))
+    for t in phrase:
+        if t.kind is Kind.NAMED and t.name.startswith("month:end") or (t.kind is Kind.WEEK and t.name == "weekend"):
+            found.append(((t.start, t.end), "month-end" if t.kind is Kind.NAMED else "weekend"))
+    return tuple(sorted(found))
 
 
 def _loose(phrase: list[Token], has_date: bool, has_clock: bool) -> tuple[tuple[int, int], ...]:
@@ -119,13 +135,19 @@ def resolve(phrase: list[Token], now: datetime) -> Resolved | None:
     if Kind.PART in by_kind and all(t.weak for t in phrase if t.kind is Kind.PART) \
             and Kind.CLOCK not in by_kind and Kind.WINDOW not in by_kind:
         return None
-    if len(phrase) == 1 and phrase[0].kind is Kind.CLOCK and phrase[0].weak:
-        return None  # "一点" alone reads as "a little" far more often than "1 o'clock"
+    if all(t.weak for t in phrase) and Kind.CLOCK in by_kind:
+        return None  # "一点" alone, "晚一点": "a little (later)" far more often than "1 o'clock"
     if Kind.OFFSET in by_kind and all(t.kind in (Kind.OFFSET, Kind.PART) for t in phrase):
         return None  # 前一天 / 当天晚上 with no day to count from
     clock = _clock(phrase)
     if clock is None:
         return None
+    found = _resolve(phrase, by_kind, clock, now, span)
+    return None if found is None else replace(found, assumed=_assumed(phrase, clock))
+
+
+def _resolve(phrase: list[Token], by_kind: dict[Kind, Token], clock: _Clock, now: datetime,
+             span: Span) -> Resolved | None:
     date_token = next((t for t in phrase if t.kind in DATE_KINDS), None)
     offset = next((t for t in phrase if t.kind is Kind.OFFSET and not t.weak), None)
     loose = _loose(phrase, date_token is not None or Kind.RANGE in by_kind, clock.said)

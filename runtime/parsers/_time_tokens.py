@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from runtime.parsers.day_parts import WORDS as _PARTS
+from runtime.parsers.day_parts import Part
+
 __all__ = ["Kind", "Part", "Token", "cn_int", "clock_hour", "number", "raw_tokens", "rule", "tok"]
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
@@ -44,7 +47,7 @@ class Kind(StrEnum):
     """What a token says."""
 
     DAY = "day"            # 今天/明天/… and N天后: ``offset`` days, maybe ``part`` (今晚)
-    WEEK = "week"          # 周五/下周三: ``weekday`` 0-6, ``week`` None (bare) or a week offset
+    WEEK = "week"          # 周五/下周三: ``weekday`` 0-6, ``week`` None (bare) or a week offset; 周末: ``name`` weekend
     MONTHDAY = "monthday"  # 12月24日/下个月1号/3号: ``month``/``month_offset``, ``day``, ``year``
     PART = "part"          # 早上/下午/…
     CLOCK = "clock"        # 8点半 / 20:00: ``hour``, ``minute``
@@ -54,19 +57,6 @@ class Kind(StrEnum):
     OFFSET = "offset"      # 前两天/当天/提前半小时: ``offset`` days or ``minutes``; ``weak`` when vague (春节前)
     RANGE = "range"        # 下周一到周五: ``parts`` = (first day, last day)
     WINDOW = "window"      # 9点到18点: ``parts`` = (clock, clock) with their parts of day
-
-
-class Part(StrEnum):
-    """Parts of the day; each has a default hour and a rule for reading 1-12 o'clock."""
-
-    DAWN = "dawn"
-    MORNING = "morning"
-    FORENOON = "forenoon"
-    NOON = "noon"
-    AFTERNOON = "afternoon"
-    DUSK = "dusk"
-    EVENING = "evening"
-    NIGHT = "night"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +99,7 @@ def clock_hour(hour: int, part: Part | None) -> tuple[int, int] | None:
         return (hour + 12 if 1 <= hour <= 11 else hour), 0
     if part in (Part.DUSK, Part.EVENING):
         return (0, 1) if hour == 12 else ((hour + 12 if hour >= 1 else hour), 0)
-    # NIGHT (半夜/深夜): 11 → 23 that day, 12 and 0-5 → early next morning
+    # LATE and NIGHT (夜里/睡前/半夜): 11 → 23 that day, 12 and 0-5 → early next morning
     if hour == 11:
         return 23, 0
     return ((0, 1) if hour == 12 else (hour, 1)) if hour <= 5 or hour == 12 else (hour + 12, 0)
@@ -121,20 +111,13 @@ _AFTER = r"(?:之后|以后|后)"
 _WD = "一二三四五六日天"
 _WD_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
-_PARTS: dict[str, Part] = {
-    "凌晨": Part.DAWN, "清晨": Part.MORNING, "早晨": Part.MORNING, "早上": Part.MORNING, "一早": Part.MORNING,
-    "大早": Part.MORNING, "上午": Part.FORENOON, "中午": Part.NOON, "正午": Part.NOON, "午间": Part.NOON,
-    "下午": Part.AFTERNOON, "午后": Part.AFTERNOON, "傍晚": Part.DUSK, "黄昏": Part.DUSK,
-    "晚上": Part.EVENING, "晚间": Part.EVENING, "夜里": Part.EVENING, "夜间": Part.EVENING,
-    "夜晚": Part.EVENING, "半夜": Part.NIGHT, "深夜": Part.NIGHT, "午夜": Part.NIGHT,
-    "早": Part.MORNING, "晚": Part.EVENING, "夜": Part.EVENING,
-}
 _DAY_WORDS: dict[str, tuple[int, Part | None]] = {
     "大大后天": (4, None), "大后天": (3, None), "后天": (2, None), "明天": (1, None), "明日": (1, None),
     "明儿": (1, None), "今天": (0, None), "今日": (0, None), "今儿": (0, None),
     "今晚": (0, Part.EVENING), "今夜": (0, Part.EVENING), "今早": (0, Part.MORNING), "今晨": (0, Part.MORNING),
     "明早": (1, Part.MORNING), "明晨": (1, Part.MORNING), "明晚": (1, Part.EVENING), "明夜": (1, Part.EVENING),
-    "后晚": (2, Part.EVENING),
+    "后晚": (2, Part.EVENING), "今晚睡前": (0, Part.LATE), "明晚睡前": (1, Part.LATE), "今晚睡觉前": (0, Part.LATE),
+    "明晚睡觉前": (1, Part.LATE),
 }
 
 
@@ -286,10 +269,10 @@ def _week(m: re.Match[str]) -> Token | None:
         return None
     pre = (m.group("pre") or "").rstrip("个")
     week = {"": None, "这": 0, "本": 0, "下": 1, "下下": 2, "上": -1}[pre]
-    return tok(m, Kind.WEEK, weekday=weekday, week=week)
+    return tok(m, Kind.WEEK, weekday=weekday, week=week, name="weekend" if char == "末" else "")
 
 
-@rule(rf"(?:(?P<y>\d{{4}}|今|明)年)?(?P<m>{_N})月(?:(?P<d>{_N})(?:号|日)|(?P<d2>\d{{1,2}})(?![\d号日]))")
+@rule(rf"(?:公历|阳历|新历)?(?:(?P<y>\d{{4}}|今|明)年)?(?P<m>{_N})月(?:(?P<d>{_N})(?:号|日)|(?P<d2>\d{{1,2}})(?![\d号日]))")
 def _month_day(m: re.Match[str]) -> Token | None:
     month, day = cn_int(m.group("m")), cn_int(m.group("d") or m.group("d2"))
     if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from runtime.parsers import day_parts, festivals
+from runtime.parsers.shift import shift_minutes
 from runtime.parsers.timephrase import TimeExpr
 
 __all__ = ["CORRECTION", "corrected_time", "correction_tail"]
@@ -36,27 +38,38 @@ def correction_tail(text: str) -> str | None:
     return tail or None
 
 
-_DAY_WORDS = re.compile(r"天|号|日|周|星期|礼拜|月|年|节|晚|早|下午|上午|中午|凌晨|夜")
-_PART = re.compile(r"早|上午|中午|午|下午|晚|夜|凌晨|傍晚|黄昏|清晨")  # a part of the day said: the half is as said
+def _alt(words: object) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[call-overload]
+
+
+# a day said (今晚 and 中秋 are days; 晚上 and 十一点 are not)
+_DAY_WORDS = re.compile(r"天|号|日|周|星期|礼拜|月|年|节|初|廿|[今明后][晚早晨夜]|"
+                        + _alt(w for w in festivals.WORDS if not re.fullmatch(r"[一二三四五六七八九十月]+", w)))
+_PART_WORDS = re.compile(_alt(day_parts.WORDS))
 _EXPLICIT_24H = re.compile(r"\d{1,2}[:：]\d{2}|(?:1[3-9]|2[0-3])[点时]|[十二][三四五六七八九]点|二十[一二三]?点")
 
 
 def corrected_time(new: TimeExpr, old: TimeExpr, said: str) -> TimeExpr:
-    """What a correction means — it changes only what it names: a new day keeps the old clock time
-    ("是大后天"); a clock time or a part of the day keeps the old day ("改到中午", and "是4点" after 下午3点 is
-    16:00: a bare clock time takes the half of the day nearest the old time); a time counted back from the
-    old one ("提前半小时") is already exact."""
-    if said.lstrip().startswith("提前") or (new.rrule and new.rrule != old.rrule):
-        return new  # counted back from the old time, or a new repeat ("每隔两小时"): exact as said
+    """What a correction means — it changes only what it names: a new day keeps the old clock time ("是大后天"),
+    or the old part of the day's usual hour; a clock time or a part of the day keeps the old day ("改到中午";
+    "是4点" after 下午3点 is 16:00: a bare clock time takes the half of the day nearest the old time, one said
+    with its part of the day is as said, "晚上8点"); a time moved from the old one ("提前半小时", "晚点") is
+    already exact."""
+    if shift_minutes(said) is not None or (new.rrule and new.rrule != old.rrule):
+        return new  # moved from the old time ("提前半小时", "晚点"), or a new repeat ("每隔两小时"): exact as said
     dated = new.dated if new.dated is not None else bool(_DAY_WORDS.search(said))
-    timed = new.has_time or bool(_PART.search(said))  # 中午 names a time of day, if not a clock time
-    if dated and not new.has_time and old.has_time:
+    parts_said = bool(_PART_WORDS.search(said))
+    timed = new.has_time or parts_said  # 中午 names a time of the day, if not a clock time
+    parted = tuple(a for a in old.assumed if a[1] in {p.value for p in day_parts.Part})
+    if dated and not timed and (old.has_time or parted):
         at = new.at.replace(hour=old.at.hour, minute=old.at.minute, second=0, microsecond=0)
-        return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=True, span=new.span, dated=True)
+        return TimeExpr(at=at, rrule=new.rrule or old.rrule, has_time=old.has_time, span=new.span,
+                        assumed=() if old.has_time else parted, dated=True)
     if timed and not dated:
         hour = new.at.hour
-        if hour % 12 and not _EXPLICIT_24H.search(said) and not _PART.search(said):
+        if hour % 12 and not _EXPLICIT_24H.search(said) and not parts_said:
             hour = min((hour % 12, hour % 12 + 12), key=lambda h: abs(h - old.at.hour))
         at = old.at.replace(hour=hour, minute=new.at.minute, second=0, microsecond=0)
-        return TimeExpr(at=at, rrule=old.rrule, has_time=True, span=new.span, dated=old.dated)
+        return TimeExpr(at=at, rrule=old.rrule, has_time=new.has_time, span=new.span, assumed=new.assumed,
+                        dated=old.dated)
     return new

@@ -37,7 +37,9 @@ class Rule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Festival:
-    """A named day. ``words`` are what people call it; the first is the canonical name."""
+    """A named day. ``words`` are what people call it; the first is the canonical name. ``things`` are
+    its foods and objects (月饼, 元宵, 春联), ``customs`` what people do on it (赏月, 贴春联): said in a
+    message they are what to remind of, not a second time (吃元宵, 中秋月饼, 腊八粥)."""
 
     words: tuple[str, ...]
     rule: Rule
@@ -47,6 +49,8 @@ class Festival:
     weekday: int = 0     # 0 = Monday
     term: str = ""
     statutory: str = ""  # chinese-calendar's holiday name when it is a public holiday
+    things: tuple[str, ...] = ()
+    customs: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -70,8 +74,9 @@ class Festival:
         return self.rule is Rule.LUNAR
 
 
-def _f(words: str, rule: Rule, **values: object) -> Festival:
-    return Festival(tuple(words.split()), rule, **values)  # type: ignore[arg-type]
+def _f(words: str, rule: Rule, things: str = "", customs: str = "", **values: object) -> Festival:
+    return Festival(tuple(words.split()), rule, things=tuple(things.split()), customs=tuple(customs.split()),
+                    **values)  # type: ignore[arg-type]
 
 
 _FIXED = Rule.FIXED
@@ -92,25 +97,32 @@ FESTIVALS: tuple[Festival, ...] = (
     _f("万圣节", _FIXED, month=10, day=31),
     _f("双十一 光棍节", _FIXED, month=11, day=11),
     _f("双十二", _FIXED, month=12, day=12),
-    _f("平安夜", _FIXED, month=12, day=24),
-    _f("圣诞节 圣诞", _FIXED, month=12, day=25),
+    _f("平安夜", _FIXED, month=12, day=24, things="苹果 平安果"),
+    _f("圣诞节 圣诞", _FIXED, month=12, day=25, things="礼物 圣诞树 贺卡", customs="拆礼物"),
     _f("跨年夜", _FIXED, month=12, day=31),
     _f("母亲节", Rule.NTH, month=5, nth=2, weekday=6),
     _f("父亲节", Rule.NTH, month=6, nth=3, weekday=6),
     _f("感恩节", Rule.NTH, month=11, nth=4, weekday=3),
-    _f("春节 大年初一 农历新年 过年 新春", _LUNAR, month=1, day=1, statutory="Spring Festival"),
-    _f("元宵节 元宵 上元节", _LUNAR, month=1, day=15),
+    _f("春节 大年初一 农历新年 过年 新春", _LUNAR, month=1, day=1, statutory="Spring Festival",
+       things="春联 饺子 年糕 红包 压岁钱 年货 鞭炮 福字 联欢晚会", customs="贴春联 拜年 放鞭炮 发红包 逛庙会"),
+    _f("元宵节 元宵 上元节", _LUNAR, month=1, day=15, things="元宵 汤圆 花灯 灯笼 灯会 灯谜",
+       customs="闹元宵 猜灯谜 看花灯 赏花灯 逛灯会"),
     _f("龙抬头 二月二", _LUNAR, month=2, day=2),
-    _f("端午节 端午 端阳节", _LUNAR, month=5, day=5, statutory="Dragon Boat Festival"),
-    _f("七夕节 七夕 乞巧节 中国情人节", _LUNAR, month=7, day=7),
+    _f("端午节 端午 端阳节", _LUNAR, month=5, day=5, statutory="Dragon Boat Festival",
+       things="粽子 咸鸭蛋 雄黄酒 艾草 龙舟 香囊", customs="包粽子 赛龙舟 划龙舟 挂艾草"),
+    _f("七夕节 七夕 乞巧节 中国情人节", _LUNAR, month=7, day=7, things="礼物 巧果", customs="乞巧"),
     _f("中元节 中元 鬼节", _LUNAR, month=7, day=15),
-    _f("中秋节 中秋 团圆节", _LUNAR, month=8, day=15, statutory="Mid-autumn Festival"),
-    _f("重阳节 重阳 九九重阳节", _LUNAR, month=9, day=9),
-    _f("腊八节 腊八", _LUNAR, month=12, day=8),
-    _f("小年", _LUNAR, month=12, day=23),  # the northern 小年; the south keeps the 24th
-    _f("除夕 大年三十 年三十 大年夜 除夕夜", _LUNAR, month=12, day=-1),
-    _f("清明节 清明", Rule.TERM, term="清明", statutory="Tomb-sweeping Day"),
-    *(_f(term, Rule.TERM, term=term) for term in SOLAR_TERMS if term != "清明"),
+    _f("中秋节 中秋 团圆节", _LUNAR, month=8, day=15, statutory="Mid-autumn Festival",
+       things="月饼 礼盒", customs="赏月 拜月"),
+    _f("重阳节 重阳 九九重阳节", _LUNAR, month=9, day=9, things="重阳糕 菊花酒", customs="登高 赏菊 敬老"),
+    _f("腊八节 腊八", _LUNAR, month=12, day=8, things="腊八粥 腊八蒜", customs="泡腊八蒜"),
+    _f("小年", _LUNAR, month=12, day=23, things="糖瓜 灶糖", customs="祭灶 扫尘"),  # the northern 小年 (south: 24th)
+    _f("除夕 大年三十 年三十 大年夜 除夕夜", _LUNAR, month=12, day=-1, things="年夜饭 团圆饭 饺子 春联",
+       customs="守岁 贴春联 包饺子 吃年夜饭"),
+    _f("清明节 清明", Rule.TERM, term="清明", statutory="Tomb-sweeping Day", things="青团 清明粿 清明果",
+       customs="扫墓 上坟 踏青 祭祖"),
+    _f("冬至", Rule.TERM, term="冬至", things="饺子 汤圆"),
+    *(_f(term, Rule.TERM, term=term) for term in SOLAR_TERMS if term not in ("清明", "冬至")),
 )
 
 WORDS: dict[str, Festival] = {word: f for f in FESTIVALS for word in f.words}

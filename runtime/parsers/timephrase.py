@@ -14,7 +14,8 @@ Pure: no I/O, no ``datetime.now()``. ``now`` is the turn's clock in the user's t
 >>> parse_time_phrase("开斋节晚上提醒我", now).unexplained
 ('开斋节',)
 
-Rules: a date without a clock time means 09:00 (a part of day alone means its usual hour);
+Rules: a date without a clock time means 09:00 (a part of day alone means its usual hour, from
+:mod:`runtime.parsers.day_parts`; ``assumed`` says which were taken);
 a time without a date that has already passed today means its next occurrence (and 1-11
 o'clock without 上午/下午 means whichever of am/pm comes first); 下午/晚上 + 1-11 means pm; a
 festival or lunar date means its next occurrence. Every temporal-looking word the parser could
@@ -25,14 +26,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from runtime.parsers._time_cues import ATTRIBUTIVE, cue_spans, leaning
+from runtime.parsers._festival_things import names_content
+from runtime.parsers._time_agree import APPOSITION, agreeing, readings
+from runtime.parsers._time_cues import cue_spans, leaning
 from runtime.parsers._time_describe import describe_rrule, format_when
 from runtime.parsers._time_resolve import Resolved, group, resolve
-from runtime.parsers._time_scan import tokenize
+from runtime.parsers._time_scan import DATE_KINDS, tokenize
 from runtime.parsers._time_tokens import Kind, Token
 
 __all__ = ["TimeExpr", "describe_rrule", "format_when", "leaning", "parse_time_phrase", "time_spans"]
@@ -49,8 +52,12 @@ class TimeExpr:
     ``has_time`` whether a clock time or a duration was said; ``span`` the characters of the phrase
     in the text; ``said`` the words understood; ``unexplained`` the temporal-looking words of the
     text that were not used (a festival the calendar does not know, a second date, 下班后 …);
-    ``timer`` whether it was said as a timer (10分钟计时器); ``dated`` whether a day was named (明天,
-    周五, 12月3号, 中秋 — not 下午 or 8点 alone), None when not known (a value stored before it was kept).
+    ``timer`` whether it was said as a timer (10分钟计时器); ``assumed`` the words whose conventional
+    meaning was taken, each with what was taken (a :class:`Part` value for the hour of a part of the
+    day, ``month-end`` for 月底, ``weekend`` for 下周末's Saturday); ``readings`` the words and days of
+    two dates said together that disagree (8月15日 … 中秋节), whose words are also ``unexplained``, and
+    ``shared`` what holds for either (晚上8点): the words an answer naming the day is read with. ``dated`` whether a day was named (明天, 周五,
+    12月3号, 中秋 — not 下午 or 8点 alone), None when not known (a value stored before it was kept).
     """
 
     at: datetime
@@ -60,6 +67,9 @@ class TimeExpr:
     said: str = ""
     unexplained: tuple[str, ...] = ()
     timer: bool = False
+    assumed: tuple[tuple[str, str], ...] = ()
+    readings: tuple[tuple[str, date], ...] = ()
+    shared: str = ""
     dated: bool | None = None
 
     def to_param(self) -> dict[str, Any]:
@@ -72,6 +82,11 @@ class TimeExpr:
             param["unexplained"] = list(self.unexplained)
         if self.timer:
             param["timer"] = True
+        if self.assumed:
+            param["assumed"] = [[word, what] for word, what in self.assumed]
+        if self.readings:
+            param["readings"] = [[word, day.isoformat()] for word, day in self.readings]
+            param["shared"] = self.shared
         if self.dated is not None:
             param["dated"] = self.dated
         return param
@@ -87,6 +102,9 @@ class TimeExpr:
                    span=(int(span[0]), int(span[1])), said=str(param.get("said") or ""),
                    unexplained=tuple(str(w) for w in param.get("unexplained") or ()),
                    timer=bool(param.get("timer", False)),
+                   assumed=tuple((str(w), str(a)) for w, a in param.get("assumed") or ()),
+                   readings=tuple((str(w), date.fromisoformat(str(d))) for w, d in param.get("readings") or ()),
+                   shared=str(param.get("shared") or ""),
                    dated=None if param.get("dated") is None else bool(param["dated"]))
 
 
@@ -98,6 +116,8 @@ class _Reading:
     used: list[list[Token]]
     content: list[Span]        # phrases that are part of what is said, not when (中秋月饼, 周五的会)
     unexplained: list[Span]
+    readings: list[tuple[Span, date]]  # two dates that disagree (8月15日 … 中秋节)
+    shared: list[Span]         # with readings: what the used phrases say besides the day (晚上8点)
 
 
 def _span(phrase: list[Token]) -> Span:
@@ -109,12 +129,15 @@ def _lone_weak(phrase: list[Token]) -> bool:
 
 
 def _attributive(text: str, phrase: list[Token]) -> bool:
-    """A festival that names what the message is about (中秋月饼), or any day followed by 的 + a noun."""
+    """A festival that names what the message is about (中秋月饼, 吃元宵), or any day followed by 的 + a noun."""
     end = phrase[-1].end
     if not any(t.kind in (Kind.DAY, Kind.WEEK, Kind.MONTHDAY, Kind.NAMED) for t in phrase):
         return False  # 前一天的会: which day is still unexplained
-    if any(t.kind is Kind.NAMED for t in phrase) and len(phrase) == 1 and ATTRIBUTIVE.match(text, end):
-        return True
+    only = phrase[0]
+    if len(phrase) == 1 and only.kind is Kind.NAMED:
+        festival = only.name.removeprefix("fest:") if only.name.startswith("fest:") else ""
+        if names_content(text, only.start, end, festival):  # 中秋月饼, 吃元宵, 腊八粥
+            return True
     return text.startswith("的", end) and not tokenize(text[end + 1:end + 4])
 
 
@@ -179,6 +202,7 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
     strong = [(p, r) for p, r in resolved if not _lone_weak(p) and not _attributive(text, p)] or resolved
     main_phrase, best = max(strong, key=lambda pr: (pr[1].span[1] - pr[1].span[0], -pr[1].span[0]))
     used, content, unexplained = [main_phrase], [], []
+    disputed: list[tuple[Span, date]] = []
     merged = list(main_phrase)
     for phrase in phrases:
         if phrase is main_phrase:
@@ -190,17 +214,40 @@ def _read(text: str, tokens: list[Token], now: datetime) -> _Reading | None:
         if starts is not None:  # 从下周一开始 工作日每天6点50: the repeat's first time is on or after that day
             best, used = starts, [*used, phrase]
             continue
-        if _complements(merged, phrase):
-            candidate = resolve(sorted(merged + phrase, key=lambda t: t.start), now)
-            if candidate is not None:
-                merged = sorted(merged + phrase, key=lambda t: t.start)
-                best, used = candidate, [*used, phrase]
-                continue
+        together = sorted(merged + phrase, key=lambda t: t.start) if _complements(merged, phrase) \
+            else agreeing(merged, phrase, best, now)  # 10月1日 … 国庆节上午10点: one day said twice
+        candidate = resolve(together, now) if together is not None else None
+        if together is not None and candidate is not None:
+            merged, best, used = together, candidate, [*used, phrase]
+            continue
         if all(t.weak for t in phrase):
             continue  # 一点 (a little), a lone 早 (早点睡)
-        unexplained.append(_span(phrase))
+        disagree = () if disputed else readings(text, merged, phrase, best, now)
+        if not disagree:
+            unexplained.append(_span(phrase))
+            continue
+        disputed.extend(disagree)  # 9月26日中秋节晚上: which day is asked; 晚上 holds for either
+        dates = [t for t in phrase if t.kind in DATE_KINDS]
+        unexplained.append(_span(dates))
+        rest = [t for t in phrase if t.kind not in DATE_KINDS]
+        together = sorted(merged + rest, key=lambda t: t.start)
+        candidate = resolve(together, now) if rest and _complements(merged, rest) else None
+        if candidate is not None:
+            merged, best = together, candidate
     unexplained.extend(best.loose)
-    return _Reading(best, used, content, unexplained)
+    shared = _joined([(t.start, t.end) for t in merged if t.kind not in DATE_KINDS]) if disputed else []
+    return _Reading(best, used, content, unexplained, disputed, shared)
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """Spans next to each other as one (晚上 + 8点 → 晚上8点)."""
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        if out and out[-1][1] == a:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
 
 
 def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
@@ -248,8 +295,12 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
+    assumed = tuple((text[a:b], what) for (a, b), what in best.assumed)
+    days = tuple((text[a:b], day) for (a, b), day in reading.readings)
+    shared = "…".join(text[a:b] for a, b in reading.shared)
     dated = any(_slots(p)[0] for p in reading.used)
-    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, dated)
+    return TimeExpr(best.at, best.rrule, best.has_time, span, said, words, best.timer, assumed, days, shared,
+                    dated)
 
 
 def time_spans(text: str) -> list[tuple[int, int]]:
@@ -265,5 +316,22 @@ def _time_spans(text: str) -> tuple[tuple[int, int], ...]:
     if reading is None:
         return ()
     content = set(reading.content)
-    return tuple(sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
-                        and not all(t.weak for t in p)))
+    spans = sorted(s for p in group(text, tokens) if (s := _span(p)) not in content and not _lone_weak(p)
+                   and not all(t.weak for t in p))
+    return tuple(_together(text, spans))
+
+
+_CLOSING = {"（": "）", "(": ")", "【": "】"}
+
+
+def _together(text: str, spans: list[Span]) -> list[Span]:
+    """Phrases said as one with what stands between them (12月25日（周五）, 农历八月十五也就是9月15日)."""
+    out: list[Span] = []
+    for a, b in spans:
+        if out and APPOSITION.fullmatch(text, out[-1][1], a):
+            a = out.pop()[0]
+        opened = [c for c in _CLOSING if c in text[a:b]]
+        if opened and text.startswith(_CLOSING[opened[-1]], b):
+            b += 1
+        out.append((a, b))
+    return out

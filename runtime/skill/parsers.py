@@ -1,8 +1,9 @@
 """The parsers and calendar facts skills use (DESIGN §3.6): the skill-facing half of ``runtime.parsers``.
 
 Values of TIME slots reach skills as ``TimeExpr.to_param()`` dicts; the time-phrase type, its
-formatting, the calendar facts (festivals, lunar dates, solar terms) and the restriction reader are part
-of the skill protocol, so a skill needs nothing else from ``runtime/``.
+formatting, the clock times people mean (``day_parts``), the calendar facts (festivals, lunar dates, solar
+terms) and the restriction reader are part of the skill protocol, so a skill needs nothing else from
+``runtime/``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.keys import skill_cache
-from runtime.parsers import festivals
+from runtime.parsers import day_parts, festivals
 from runtime.parsers.correction import corrected_time
 from runtime.parsers.dietary import group_of, parse_restrictions
 from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar
@@ -20,8 +21,8 @@ from runtime.parsers.recurrence import next_occurrence
 from runtime.parsers.slots import PARSERS
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, parse_time_phrase, time_spans
 
-__all__ = ["NOT_NEEDED", "PEOPLE_DELTA", "TimeExpr", "corrected_time", "describe_rrule", "festivals", "format_when", "group_of", "next_occurrence",
-           "next_solar_term", "parse_restrictions", "people_delta", "parse_time_phrase", "parse_value", "skill_cache",
+__all__ = ["NOT_NEEDED", "PEOPLE_DELTA", "TimeExpr", "corrected_time", "day_parts", "describe_rrule", "festivals",
+           "format_when", "group_of", "next_occurrence", "next_solar_term", "parse_restrictions", "people_delta", "parse_time_phrase", "parse_value", "skill_cache",
            "solar_term_on", "solar_to_lunar", "time_spans"]
 
 

@@ -12,8 +12,7 @@ import functools
 import re
 
 from runtime.parsers.negation import NOT_NEEDED
-from runtime.parsers.numbers import normalize_numerals
-from runtime.parsers.slots import parse_duration
+from runtime.parsers.shift import shift_minutes
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
@@ -178,21 +177,10 @@ _FOLLOW_UP = re.compile(
 _CORRECTED = re.compile(_LEAD + r"(?:不对|不是|(?:记|搞|弄|说|写|打|算|看)?错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
 
 
-# "提前半小时提醒我" right after a reminder was set: the time of the last task, moved earlier
-_AHEAD = re.compile(_LEAD + r"(?:那|那就|就|再|请|麻烦你?)?提前\s*(?P<d>[^，,。!！?？\s]{1,8}?)"
-                    r"(?:再?(?:提醒|叫|通知|告诉|喊)我?)?(?:一下|一声)?(?:吧|啊|哈|呀|就行|就好)?[。!！~～]*$")
-_AHEAD_DAYS = re.compile(r"(\d+)\s*(?:天|日)")
-
-
 def ahead_minutes(text: str) -> float | None:
-    """Minutes of "提前半小时(提醒我)" / "提前一天" (a message that only says how much earlier), else None."""
-    m = _AHEAD.match(text.strip())
-    if m is None:
-        return None
-    said = normalize_numerals(m.group("d"))
-    days = _AHEAD_DAYS.fullmatch(said)
-    minutes = float(days.group(1)) * 1440 if days else parse_duration(said, False)
-    return minutes if minutes and 0 < minutes <= 60 * 24 * 31 else None
+    """Minutes earlier of a message that only moves the time just set ("提前半小时(提醒我)", "提前一天");
+    negative for later ("晚半小时", "往后推一小时"); 早点/晚点 are one step. None for anything else."""
+    return shift_minutes(text)
 
 
 def follow_up_fragment(text: str) -> str | None:

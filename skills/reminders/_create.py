@@ -11,6 +11,7 @@ from runtime.skill.parsers import TimeExpr, describe_rrule, format_when
 from runtime.views import ExecView
 from skills.datetime import day_entity
 from skills.reminders import store
+from skills.reminders._assumed import assumed_note
 from skills.reminders._listing import left, local
 from skills.reminders._text import TIMER_CONTENT
 from skills.reminders._when import as_time, unexplained_question
@@ -48,7 +49,7 @@ def create_reminder(view: ExecView, params: Mapping[str, Any], services: Any) ->
     if content == TIMER_CONTENT:
         reply = f"好的，开始计时{left(view, when.at)}，{local(view, when.at):%H:%M:%S} 到点提醒你。"
     else:
-        reply = f"好的，{said} 提醒你：{content}"
+        reply = f"好的，{said} 提醒你：{content}{assumed_note(when)}"
     return SkillResult(
         reply,
         data={"reminder_id": reminder_id, "ref": reminder_id, "created": created, "at": when.at.isoformat(),
