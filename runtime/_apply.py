@@ -7,7 +7,7 @@ from runtime._apply_common import Carrier, rebind, repeat_pending
 from runtime._apply_crisis import crisis
 from runtime._apply_fallback import unknown
 from runtime._apply_focus import follow_up, refer
-from runtime._slots import amended
+from runtime._slots import amended, completes
 from runtime._turnstate import TurnState
 from runtime.cascade._match import Kind, Match
 from runtime.context import Clarification, ClarifyOption
@@ -142,8 +142,10 @@ def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
     if action is None:
         unknown(engine, turn, match, view, summary)
         return
-    corrected = bool(match.params.get("correction")) or any(name in session.params for name in slots)
+    corrected = bool(match.params.get("correction")) or any(
+        name in session.params and not completes(session.params[name], value) for name, value in slots.items())
     session.params = amended(session.params, slots)
+    said = describe_params({name: session.params[name] for name in slots if name in session.params})
     expected = session.expected_input
     value = match.params.get("value")
     if expected is not None and value is not None:

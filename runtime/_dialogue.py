@@ -118,7 +118,8 @@ class Dialogue:
                 if question:  # a value the skill cannot act on safely: ask rather than guess
                     value = session.params.pop(slot.name)
                     session.missing = missing_slots(action, session.params, session.asked_optional)
-                    self._ask(turn, session, action, slot.name, question=question, partial=_partial(value))
+                    self._ask(turn, session, action, slot.name, question=question, partial=_partial(value),
+                              established=value if isinstance(value, dict) and value.get("dated") else None)
                     return
         missing = missing_slots(action, session.params, session.asked_optional)
         session.missing = missing
@@ -164,7 +165,7 @@ class Dialogue:
         return found
 
     def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
-             question: str | None = None, partial: str = "") -> None:
+             question: str | None = None, partial: str = "", established: dict[str, Any] | None = None) -> None:
         slot = action.slot(field)
         assert slot is not None
         options: list[str] = []
@@ -179,7 +180,8 @@ class Dialogue:
         if slot.ask_once and field not in session.asked_optional:
             session.asked_optional.append(field)
         session.expected_input = ExpectedInput(field=field, type=str(slot.parser), question=question,
-                                               asked_at=turn.now, options=options, partial=partial)
+                                               asked_at=turn.now, options=options, partial=partial,
+                                               established=established)
         turn.ctx.active = session
         turn.say(question)
 

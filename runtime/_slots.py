@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from runtime.parsers.correction import corrected_time
 from runtime.parsers.timephrase import TimeExpr
 from runtime.skill import ActionSpec, SkillRegistry
 
@@ -67,9 +68,10 @@ def plain(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` with ``slots`` said again. A list of named items is corrected item by item: the items
-    named again replace theirs, the others stay ("冰箱里有三个土豆和一把豆角" then "不对，是两个土豆"
-    keeps the 豆角)."""
+    """``params`` with ``slots`` said again — each changed only in what the new value names. A list of named
+    items is corrected item by item: the items named again replace theirs, the others stay ("冰箱里有三个土豆
+    和一把豆角" then "不对，是两个土豆" keeps the 豆角); a time keeps the day or the clock it does not name
+    ("这周六…" then "早上9点半" is that Saturday at 09:30)."""
     out = dict(params)
     for name, value in slots.items():
         old = out.get(name)
@@ -77,9 +79,25 @@ def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, An
             again = {item["name"]: item for item in value}
             kept = [again.pop(item["name"], item) for item in old]
             out[name] = kept + list(again.values())
+        elif _a_time(old) and _a_time(value):  # "这周六…" then "早上9点半": the day stays, the clock is new
+            new = TimeExpr.from_param(value)
+            out[name] = corrected_time(new, TimeExpr.from_param(old), new.said).to_param()
         else:
             out[name] = value
     return out
+
+
+def completes(old: Any, new: Any) -> bool:
+    """Whether ``new`` only adds what ``old`` left open (a clock time to a day said without one): an answer
+    that completes a value, not a correction of it."""
+    if not (_a_time(old) and _a_time(new)) or old.get("has_time"):
+        return False
+    merged = TimeExpr.from_param(amended({"t": old}, {"t": new})["t"])
+    return merged.at.date() == TimeExpr.from_param(old).at.date()
+
+
+def _a_time(value: Any) -> bool:
+    return isinstance(value, dict) and "at" in value and "has_time" in value
 
 
 def _named_items(value: Any) -> bool:

@@ -30,6 +30,8 @@ class ExpectedInput(BaseModel):
     repeated: int = 0  # how often it was asked again after something else was answered in passing
     partial: str = ""  # the words of a value that could not be used as it was ("那天早上"): an answer
     # giving only the rest ("7点") is read together with them
+    established: dict[str, Any] | None = None  # the time the question already established (its day): an
+    # answer that names no day keeps it ("明天放学以后…" asked, "下午4点半" is tomorrow at 16:30)
 
 
 class SkillSession(BaseModel):

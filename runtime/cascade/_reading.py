@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runtime._slots import amended, completes
 from runtime.context import SkillSession
 from runtime.skill import SkillRegistry
 from runtime.understand.frame import Frame
@@ -28,6 +29,11 @@ def answer_value(registry: SkillRegistry, session: SkillSession | None, frame: F
             if value is not None and (slot.check is None or slot.check(value) is None):
                 return value
     value = frame.answer(slot)
+    established = session.expected_input.established
+    if established is not None and completes(established, value):  # the day the question was about stays
+        merged = amended({slot.name: established}, {slot.name: value})[slot.name]
+        if slot.check is None or slot.check(merged) is None:
+            return merged
     if value is None and session.expected_input.options and frame.says_yes is True:
         return USE_DEFAULT
     return value

@@ -136,6 +136,8 @@ class ExpectedInputStage:
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):
             return None
         registry, session, frame = self._registry, turn.session, turn.frame
+        if turn.focus is not None:  # "那就那天上午十点" right after a side question showed a day: that day
+            frame = frame.resolved(turn.focus.entities, registry)
 
         def parse(part: Frame) -> object:
             return answer_value(registry, session, part)
