@@ -79,7 +79,7 @@ def amended(params: Mapping[str, Any], slots: Mapping[str, Any]) -> dict[str, An
             again = {item["name"]: item for item in value}
             kept = [again.pop(item["name"], item) for item in old]
             out[name] = kept + list(again.values())
-        elif _a_time(old) and _a_time(value):  # "这周六…" then "早上9点半": the day stays, the clock is new
+        elif isinstance(old, dict) and _a_time(old) and _a_time(value):  # "这周六…" then "早上9点半": that day
             new = TimeExpr.from_param(value)
             out[name] = corrected_time(new, TimeExpr.from_param(old), new.said).to_param()
         else:
