@@ -58,12 +58,13 @@ class FocusStage(FocusReader):
     stage = Stage.RULES
 
     def match(self, turn: TurnInput) -> Match | None:
-        """The follow-up of the focus this message is, or None. A message read whole first; then, when it
-        holds clauses that only say why ("改到中午吧，早上我在开会"), what it asks without them."""
-        found = self._read(turn)
-        if found is None and turn.frame.reasons():
+        """The follow-up of the focus this message is, or None. A message that holds clauses that only say
+        why ("改到中午吧，早上我在开会") is read for what it asks without them first, then whole."""
+        if turn.frame.reasons():
             found = self._read(replace(turn, frame=turn.frame.without_reasons()))
-        return found
+            if found is not None:
+                return found
+        return self._read(turn)
 
     def _read(self, turn: TurnInput) -> Match | None:
         focus, view = turn.focus, turn.view
@@ -258,6 +259,11 @@ class FocusStage(FocusReader):
         fragment = turn.frame.fragment()
         if fragment is None or self._rules.classify(text) is not None:
             return None
+        ahead = fragment.ahead()  # "不对，提前两天吧": a correction that moves the time just set
+        if ahead is not None and time_slots(self._registry, focus.intent, focus.params):
+            return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
+                         params={"fragment": fragment, "correction": True, "ahead": ahead},
+                         detail=f"{focus.intent} moved {ahead:g} minutes earlier")
         corrected = is_correction(text)
         return Match(self.stage, Kind.FOLLOW_UP, intent=focus.intent, confidence=CONFIDENCE,
                      params={"fragment": fragment, "correction": corrected},

@@ -30,6 +30,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from runtime.parsers import day_parts
 from runtime.parsers._festival_things import names_content
 from runtime.parsers._time_agree import APPOSITION, agreeing, readings
 from runtime.parsers._time_cues import cue_spans, leaning
@@ -268,6 +269,26 @@ def _leftover_cues(text: str, tokens: list[Token]) -> list[Span]:
     return found
 
 
+_CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\s]")
+# "到时候提醒我": a word that points back at the time already said
+_BACK = re.compile(r"(?:到|在)?(?:那个?时候|到时候?|届时|那会儿?|到点)")
+# "眯一会儿", "歇会儿": how long an activity lasts, not when — part of what is said
+_WHILE = re.compile(r"(?:眯|歇|睡|躺|坐|休息|玩|聊|等|打盹|小憩|放松|站|走|看|练)(?:一)?会儿?$")
+
+
+def _explained_by(text: str, start: int, end: int, said: str, said_at: int | None, said_end: int | None) -> bool:
+    """Whether a temporal-looking word left over is explained after all: a word pointing back at the time
+    said before it (…三点半去医院，到时候提醒我), a while that an activity lasts (眯一会儿), or, in a clause of
+    its own after the time, a part of the day the time already names (每日中午十二点半…，…中午不歇不行)."""
+    word = text[start:end]
+    if said_at is not None and said_at < start and _BACK.fullmatch(word):
+        return True
+    if _WHILE.search(text[max(0, start - 3):end]) and word.endswith(("会", "会儿")):
+        return True
+    return word in day_parts.WORDS and word in said and said_end is not None and said_end <= start \
+        and bool(_CLAUSE_BREAK.search(text, said_end, start))
+
+
 def parse_time_phrase(text: str, now: datetime) -> TimeExpr | None:
     """The time phrase in ``text`` resolved against ``now`` (aware); None when there is none.
 
@@ -293,6 +314,10 @@ def _parse(text: str, wall: datetime, tz: Any) -> TimeExpr | None:
     spans = sorted(_span(p) for p in reading.used)
     said = "…".join(text[a:b] for a, b in spans)
     leftover = sorted(set(reading.unexplained) | set(_leftover_cues(text, tokens)))
+    timed = [_span(p) for p in reading.used if _slots(p)[0] or _slots(p)[1]]
+    said_at = min((a for a, _ in timed), default=None)
+    said_end = max((b for _, b in timed), default=None)
+    leftover = [(a, b) for a, b in leftover if not _explained_by(text, a, b, said, said_at, said_end)]
     words = tuple(dict.fromkeys(text[a:b].removeprefix("的") for a, b in leftover))
     span = (spans[0][0], spans[-1][1]) if len(spans) > 1 else best.span
     assumed = tuple((text[a:b], what) for (a, b), what in best.assumed)

@@ -65,12 +65,32 @@ def _clean(text: str) -> str:
     return _TRAIL.sub("", _LEAD.sub("", text.strip())).strip()
 
 
+# a clause that says nothing of what to remind: an address, politeness, the request itself said again,
+# thanks ("小王啊，麻烦你帮我记一下哈，…，提醒我啊，谢谢啊谢谢")
+_EMPTY = re.compile(r"^(?:[\u4e00-\u9fff]{1,3}(?:啊|呀|哎|哇)|(?:麻烦|劳驾|拜托|请|求求)?(?:你|您)?"
+                    r"(?:帮我|给我|替我)?(?:记一下|记下|记着|记住|记好|设一下|弄一下)?(?:提醒我?|叫我|喊我)?"
+                    r"(?:一下|一声|下)?(?:哈|啊|呀|哦|吧|啦|了|呢|嘛|哟|喔)*|(?:谢谢|多谢|谢啦|谢了|感谢)(?:你|您)?"
+                    r"(?:啊|呀|哈|了)*(?:谢谢)?|好的?|嗯+|行|对)$")
+_CLAUSE_CUT = re.compile(r"[，,。；;！!？?、\n]+")
+# a word pointing back at the time already said ("到时候提醒我"): when, not what
+_BACK = re.compile(r"(?:到|在)?(?:那个?时候|到时候?|届时|到点)")
+
+
+def _said(text: str) -> str:
+    """``text`` without the clauses that say nothing of what to remind (when others do)."""
+    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
+    kept = [c for c in clauses if not _EMPTY.fullmatch(c)]
+    return "，".join(kept) if kept and len(kept) < len(clauses) else text
+
+
 def extract_content(text: str) -> str | None:
-    """What to be reminded of: the words after 提醒我 (or before it), without the time phrase.
+    """What to be reminded of: the words after 提醒我 (or before it), without the time phrase, the clauses
+    that say nothing of it (an address, politeness, thanks, the request said again) and a word that points
+    back at the time (到时候).
 
     A timer (10分钟计时器, 计时20分钟) is reminded of as :data:`TIMER_CONTENT`.
     """
-    rest = _SETUP.sub(" ", _strip_spans(text))
+    rest = _BACK.sub("", _said(_SETUP.sub(" ", _strip_spans(text))))
     match = _KEYWORD.search(rest)
     if match is None and _TIMER.search(text):
         return TIMER_CONTENT
