@@ -188,6 +188,11 @@ def _made_with(book: Book, text: str, skip: frozenset[str] = frozenset()) -> Fin
     kind = [r for r in book.recipes if (category is None or r.category == category) and not any(r.uses(u) for u in unwanted)]
     scored = [(sum(r.uses(f) for f in foods), r) for r in kind]
     best = max((n for n, _ in scored), default=0)
+    if not best and category and said_with:  # "汤，加X的那种" and no soup has X: said so, with the soups
+        pool = sorted(kind, key=lambda r: (r.difficulty or 3, r.minutes or 99, r.name))
+        label = f"加{'和'.join(foods)}的{category}"
+        return Finding(options=_cut(pool, skip), matched=False, asked=label,
+                       heading=f"菜谱里没有{label}，这些{category}可以看看：")
     if not best or (category is None and best < len(foods)):
         return None
     pool = sorted((r for n, r in scored if n == best), key=lambda r: (-sum(f in r.name for f in foods), r.difficulty or 3, r.name))

@@ -103,7 +103,7 @@ def _fit_for(plan: DinnerPlan, who: str) -> str:
         return "\n".join([f"{who}吃素的话，这顿能吃这{len(veg)}道：", *(f"· {n}" for n in veg),
                           *([f"主食{'、'.join(staple)}也能吃。"] if staple else [])])
     if excl.labels:
-        return "\n".join([f"这顿已经按忌口安排了（{'、'.join(excl.labels)}），{who}都能吃：", *(f"· {m.name}" for m in dishes)])
+        return "\n".join([f"这顿已经照顾了忌口：{'、'.join(excl.labels)}。{who}都能吃：", *(f"· {m.name}" for m in dishes)])
     return f"这顿没记忌口，菜单上的菜{who}都能吃。{who}要是有不吃的，告诉我，比如“{who}不吃辣”，我重新安排。"
 
 

@@ -285,3 +285,14 @@ def test_another_recipe_of_a_kind(text: str, food: str, held: str | None) -> Non
     params = rule.apply({"dish": "麻婆豆腐"}, m, None, {"seen": ["麻婆豆腐"]})
     assert params is not None and "麻婆豆腐" in params["seen"]
     assert food in params["dish"] and (held is None or params.get("avoid") == [held])
+
+
+def test_a_kind_of_dish_with_a_food_the_book_lacks_is_said_so() -> None:
+    found = find("想吃点清淡的汤 放冬瓜的那种")
+    assert found.heading.startswith("菜谱里没有加冬瓜的汤") and found.options
+    assert all(r.category == "汤" for r in found.options)
+
+
+@pytest.mark.parametrize(("text", "said"), [("雪柜仲有咩", "冰箱还有什么"), ("今晚食咩好", "今晚吃什么好")])
+def test_more_written_cantonese(text: str, said: str) -> None:
+    assert mandarin(text) == said
