@@ -255,6 +255,7 @@ def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
     parts = list(match.params.get("parts") or ())
     together = list(match.params.get("together") or ())
+    reads = list(match.params.get("reads") or ())
     for n, part in enumerate(parts):
         ctx = turn.ctx
         held = ctx.pending_confirmation
@@ -268,6 +269,9 @@ def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
             ctx.pending_confirmation = held
             continue
         if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
+            if n < len(reads) and reads[n] and ctx.clarification is None:
+                engine.run_part(turn, part, n)  # a question beside a task that waits: answered now (§3.4)
+                continue
             ctx.queued = [p.keep() for p in parts[n:]] + ctx.queued
             break
         engine.run_part(turn, part, n)

@@ -176,6 +176,7 @@ class CompoundStage:
             return None  # one request (a question beside a task is the rules' "also")
         together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
         parts = [Frame(words, turn.frame.now, turn.frame.lang) for _, words in found]
+        reads = [intent in self._read_only for intent, _ in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
-                     params={"parts": parts, "together": together},
+                     params={"parts": parts, "together": together, "reads": reads},
                      detail="compound: " + " + ".join(intent for intent, _ in found))

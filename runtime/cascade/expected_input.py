@@ -47,6 +47,8 @@ class ExpectedInputStage:
         if not view.clarifying:
             return None
         choice = turn.frame.choice(view.expected_options)
+        if choice is None:
+            choice = self._yes_to_the_one(turn)
         if choice is None or not 1 <= choice <= len(view.expected_options):
             return None
         if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, turn.frame) is not None:
@@ -54,6 +56,13 @@ class ExpectedInputStage:
         if self._other_operation(turn, choice):
             return None  # "喝水那个改成7点半" names an option of a cancel list but asks for something else
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
+
+    @staticmethod
+    def _yes_to_the_one(turn: TurnInput) -> int | None:
+        """"好" / "对" to "你是想：1. 更新冰箱库存 2. 都不是": a yes picks the one real option offered."""
+        options = turn.clarification.options if turn.clarification is not None else []
+        real = [n for n, o in enumerate(options, 1) if o.intent != UNKNOWN]
+        return real[0] if len(real) == 1 and turn.frame.yes_no is True else None
 
     def _other_operation(self, turn: TurnInput, choice: int) -> bool:
         """Whether the message asks for an operation the chosen option's intent does not do."""

@@ -50,6 +50,15 @@ _GROUPS = ((re.compile(r"清真|回民|回族|穆斯林"), "清真"), (re.compil
            (re.compile(r"糖尿病|高血糖|血糖(?:有点|有些|比较|偏)?高|控糖"), "控糖"),
            (re.compile(r"孕妇|怀孕|孕期|怀着(?:宝宝|孩子|二胎)|有身孕"), "孕妇"))
 _ALL_FINE = re.compile(r"^[\u4e00-\u9fff]{0,4}?(?:都行|都可以|都能吃|都ok|随便)$")
+# "nothing" said the everyday ways: 没啥忌口 / 木有 / 没得忌口 / 百无禁忌 / 大家都不挑 / 啥都能吃的 / 随便弄 /
+# 你看着办 / 家常就行 / 都OK的 — who says it and the particles around it carry nothing
+_NONE_WHO = r"(?:我们?|咱们?|大家|全家|一家人|家里人?|他们|都|也|其实|基本上?|反正|真的)*"
+_NONE_SAID = re.compile(
+    _NONE_WHO + r"(?:"
+    r"(?:没|没有|木有|冇|没得|无)(?:啥|什么|任何|特别的?|别的|其他的?|其它的?)*(?:忌口|要求|禁忌|讲究|不吃的|不能吃的|不爱吃的|讲究的)?"
+    r"|百无禁忌|不忌口|不挑(?:食|嘴)?|(?:啥|什么|啥子)都(?:能|可以|爱)?吃|(?:都|全)(?:能|可以|爱)?吃|都(?:行|可以|ok|OK|好)"
+    r"|随便(?:弄|做|安排|来|点|吧)?|无所谓|你(?:看着|随便|决定)(?:办|弄|安排|来)?(?:就行|就好|吧)?|家常(?:菜)?就(?:行|好|可以)"
+    r")(?:的|啦|哈|了|呀|啊|哦|吧|呢|嘛|滴|哒|喔|噢|就行|就好)*$", re.IGNORECASE)
 _ASKS = re.compile(r"啥|什么|吗|怎么|哪|几|多少|[？?]")
 _HOLDS_BACK = re.compile(r"不|别|忌|怕|戒|过敏|少放|素")
 _QUESTION = re.compile(r"^(?:有没有|有什么|能不能|可不可以|可以.+吗|.+吗$)")
@@ -89,7 +98,8 @@ def _clause(clause: str) -> tuple[list[str], bool]:
     clause = _FILLER.sub("", _FILLER.sub("", clause.strip()))
     if not clause:
         return [], False
-    if clause.lower() in NOTHING_WORDS or _NOTHING.match(clause):
+    if clause.lower() in NOTHING_WORDS or _NOTHING.match(clause) or _NONE_SAID.fullmatch(clause) \
+            or _NONE_SAID.fullmatch(re.sub(r"(.{2,4})\1+", r"\1", clause)):  # 没有没有
         return [], True
     if _VEG.search(clause):
         return [_vegetarian(clause)], False

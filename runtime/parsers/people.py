@@ -11,12 +11,19 @@ import re
 
 from runtime.parsers.numbers import approximate_numerals
 
-__all__ = ["PEOPLE_DELTA", "parse_people", "people_delta"]
+__all__ = ["PEOPLE_DELTA", "PEOPLE_TOTAL", "parse_people", "people_delta", "people_total"]
 
 _ONE = r"(?:个人|位|人|口人|口)"
+# (一 is a digit once numerals are made plain: 一共 reads 1共)
+_ALL = r"(?:[一1]共|总共|共计|总计|加起来|全部|一起)"
 # a total said outright wins over every part of it: 加我一共4个人, 算上我总共5位
-_TOTAL = re.compile(r"(?:一共|总共|共计|总计|加起来|全部|一起)\D{0,3}?(\d+)\s*" + _ONE
-                    + r"|(?:算上我|加上我|加我|连我|包括我|带上我)\s*(?:一共|总共|共)?\s*(\d+)\s*" + _ONE)
+_TOTAL = re.compile(_ALL + r"\D{0,3}?(\d+)\s*" + _ONE
+                    + r"|(?:算上我|加上我|加我|连我|包括我|带上我)\s*(?:[一1]共|总共|共)?\s*(\d+)\s*" + _ONE)
+# the count as it stands now, said after a change (变成九个了, 改成五位, 只剩两个人, 总共十个): a bare 个 counts
+# here only where the clause ends
+_NOW = (r"(?:" + _ALL + r"|变成|变为|变|改成|改为|成了|只剩下?|就剩下?|还剩下?|剩下|剩|只有|现在是|现在)"
+        r"\s*(?:是|有)?\s*(\d+)\s*(?:个人|位|人|口人|口|个(?=$|[\s，,。！!了啦喇咯吧啊呢呀~～]))")
+_NOW_TOTAL = re.compile(_NOW)
 # the one who speaks, counted on top of the guests named: 三个朋友，加上我
 _AND_ME = re.compile(r"算上我|加上我|加我|连我|包括我|带上我|还有我|再加上?我")
 _PLUS = re.compile(r"(\d+)\s*(?:个人|位|口人|口|个|人)?\D{0,6}?(?:加上|外加|再加|加|还有|另外|以及|和|跟)"
@@ -49,26 +56,31 @@ def _delta_grammar(num: str) -> re.Pattern[str]:
     arrive = (r"(?<![好很许大太不差])(?:又|再|还|另外|另)?(?:多|加|添|增加|新增)(?:上)?了?(?:来|过来)?了?"
               r"|(?:又|再|另外)(?:要)?(?:过)?(?:来|到)了?|多出(?:来)?了?")
     come = r"(?:又|另外)(?:要)?(?:过)?(?:来|到)了?|(?<![好很许大太不差])又?多(?:过)?来了?"
-    gone = r"(?:临时|突然|说|有事|今晚|晚上|又|也|都)*(?:来不了|不来了|不能来|没法来|来不成|去不了|不过来了|走了|先走了?)"
+    gone = (r"(?:临时|突然|说|有事|今晚|晚上|又|也|都)*(?:来不了|来不到|不来(?:了|啦|喇|咯|哦)|不能来|没法来|来不成|去不了|"
+            r"不过来了|走了|先走了?|先撤了?|撤了|不来(?=$|[\s，,。！!~～]))")
     less = r"(?<![多至最])(?:少|减|去掉)|走"
     return re.compile(
         rf"(?:{arrive})\s*(?:(?P<more_n>{num})\s*(?:个|位|名)?\s*{_WHO}|(?P<more_pos>{num})\s*位|(?:个|位)\s*{_WHO})"
         rf"|(?:{come})\s*(?:(?P<came_n>{num})\s*(?:个|位)?|个){_CLAUSE_END}"
+        rf"|(?:{come})\s*(?P<came_of>{num})\s*(?:个|位|名)?[\u4e00-\u9fff]{{1,6}}?的{_CLAUSE_END}"
         rf"|(?:{less})了?(?:来)?了?\s*(?P<less_n>{num})?\s*(?:个|位|名)?\s*{_WHO}"
         rf"|(?:(?<![多至最])少|走)了\s*(?P<left_n>{num})\s*(?:个|位)?{_CLAUSE_END}"
-        rf"|(?P<gone_n>{num})\s*(?:个|位|名)?\s*{_WHO}?\s*{gone}")
+        rf"|(?P<gone_n>{num})\s*(?:个|位|名)?\s*{_WHO}?\s*{gone}"
+        rf"|(?P<gone_one>(?:有|那|这)个)\s*{_WHO}?\s*{gone}")  # 有个同事不来啦 / 那个不来了: one
 
 
 _DELTA = _delta_grammar(r"\d+")
-# the same grammar over the words as written (俩, 两, 3), for the spans a follow-up accounts for
-PEOPLE_DELTA = _delta_grammar(r"(?:\d+|[一两二三四五六七八九十]+|俩|仨)").pattern
+_WRITTEN = r"(?:\d+|[一两二三四五六七八九十]+|俩|仨)"
+# the same grammars over the words as written (俩, 两, 3), for the spans a follow-up accounts for
+PEOPLE_DELTA = _delta_grammar(_WRITTEN).pattern
+PEOPLE_TOTAL = _NOW.replace(r"(\d+)", _WRITTEN).replace("[一1]共", "一共")
 _COMING = re.compile(r"也(?:要)?(?:过|回)?来|也来|要来|过来|来了")
 
 
 def parse_people(text: str, answer: bool = False) -> int | None:
     """How many people eat. ``answer``: the whole message answers "几个人？" (a bare 3 counts)."""
     t = approximate_numerals(text)
-    total = _TOTAL.search(t)
+    total = _TOTAL.search(t) or _NOW_TOTAL.search(t)
     if total is not None:
         return int(next(g for g in total.groups() if g))
     plus = _PLUS.search(t)
@@ -99,12 +111,14 @@ def people_delta(text: str) -> int | None:
     t = approximate_numerals(text)
     found = _DELTA.search(t)
     if found is not None:
-        more = found.group("more_n") or found.group("more_pos") or found.group("came_n")
+        more = found.group("more_n") or found.group("more_pos") or found.group("came_n") or found.group("came_of")
         less = found.group("less_n") or found.group("left_n") or found.group("gone_n")
         if more:
             return int(more)
         if found.group("less_n") is not None or found.group("left_n") is not None or found.group("gone_n") is not None:
             return -int(less)
+        if found.group("gone_one") is not None:
+            return -1
         return -1 if found.group(0).startswith(("少", "减", "去掉", "走")) else 1
     if not _COMING.search(t):
         return None
@@ -119,3 +133,11 @@ def people_delta(text: str) -> int | None:
             return count
     named = _KIN_ONE.findall(t)
     return max(1, len(named)) if named or "也" in t else None
+
+
+def people_total(text: str) -> int | None:
+    """The head count as it stands after a change, when it is said outright (变成九个了, 改成五位, 只剩两个人,
+    总共十个, 加我一共5位): the number said wins over the change said beside it."""
+    t = approximate_numerals(text)
+    found = _TOTAL.search(t) or _NOW_TOTAL.search(t)
+    return int(next(g for g in found.groups() if g)) if found is not None else None

@@ -16,13 +16,15 @@ from runtime.parsers.correction import corrected_time
 from runtime.parsers.dietary import group_of, parse_restrictions
 from runtime.parsers.lunar import next_solar_term, solar_term_on, solar_to_lunar
 from runtime.parsers.negation import NOT_NEEDED
-from runtime.parsers.people import PEOPLE_DELTA, people_delta
+from runtime.parsers.people import PEOPLE_DELTA, PEOPLE_TOTAL, people_delta, people_total
 from runtime.parsers.recurrence import next_occurrence
 from runtime.parsers.slots import PARSERS
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when, parse_time_phrase, time_spans
+from runtime.understand.lexicon import ANOTHER
 
-__all__ = ["NOT_NEEDED", "PEOPLE_DELTA", "TimeExpr", "corrected_time", "day_parts", "describe_rrule", "festivals",
-           "format_when", "group_of", "next_occurrence", "next_solar_term", "parse_restrictions", "people_delta", "parse_time_phrase", "parse_value", "skill_cache",
+__all__ = ["ANOTHER", "NOT_NEEDED", "PEOPLE_DELTA", "PEOPLE_TOTAL", "TimeExpr", "corrected_time", "day_parts",
+           "describe_rrule", "festivals", "format_when", "group_of", "next_occurrence", "next_solar_term",
+           "parse_restrictions", "people_delta", "people_total", "parse_time_phrase", "parse_value", "skill_cache",
            "solar_term_on", "solar_to_lunar", "time_spans"]
 
 

@@ -342,7 +342,9 @@ class Frame:
             return full
         found = slots.extract_all(action, lean.text, self.now)
         lost = [s for s in action.slots if s.required and s.parser == "text" and s.name in full and s.name not in found]
-        return full if lost else found
+        if lost:
+            return full
+        return {**{k: v for k, v in full.items() if k not in found}, **found}  # what only such a clause says stays
 
     def edited(self, action: ActionSpec) -> dict[str, Any]:
         """The slots this message changes when it is said as an edit of what ``action`` made: every slot it

@@ -16,9 +16,9 @@ from runtime.parsers.shift import shift_minutes
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
-__all__ = ["NOT_NEEDED", "Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "asks_for_another", "clauses",
-           "explained", "follow_up_fragment", "is_correction", "is_elliptical_question", "operations", "ordinals",
-           "unexplained", "value_spans", "yes_no"]
+__all__ = ["ANOTHER", "NOT_NEEDED", "Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "asks_for_another",
+           "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question", "operations",
+           "ordinals", "unexplained", "value_spans", "yes_no"]
 
 Span = tuple[int, int]
 
@@ -28,14 +28,26 @@ Span = tuple[int, int]
 _OPERATIONS: tuple[tuple[Operation, re.Pattern[str]], ...] = tuple((op, re.compile(p)) for op, p in (
     (Operation.SNOOZE, r"(过|等|晚)\s*[^，,。]{0,6}?再(叫|提醒|喊|通知)我?|再(叫|提醒|喊)我?一(下|次|遍)|稍后再|晚点再|推迟|延后|往后推|挪到"),
     (Operation.DONE, r"(做|弄|搞|办|忙)(完|好)了|完成了|已经(做|弄|办)了"),
-    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|关掉|关了|不要了|不用了|作废|算了|拉倒|(?:" + NOT_NEEDED + r")(?:再)?(?:提醒|叫|喊|催)"),
+    (Operation.DELETE, r"删除|删掉|删了|删|取消|撤销|撤回|去掉|清空|清掉|清除|清光|清理掉|全扔了|都扔了|关掉|关了|不要了|不用了|作废|算了|拉倒|(?:"
+                       + NOT_NEEDED + r")(?:再)?(?:提醒|叫|喊|催)"),
     (Operation.CHANGE, r"改成|改为|改到|换成|换到|调成|调到|改一下|修改|更新|调整|挪|改|换"),
     (Operation.CREATE, r"新建|添加|加一个|加个|设置|设个|设一个|定个|定一个|建个|记一下|记下|记上|记一笔|记一条|记个|记录一下|帮我记|"
-                       r"登记|打卡|安排"),
+                       r"登记|打卡|安排|重新记|重记|从头(?:再)?记|"
+                       # making a few of something ("搭配两个菜", "做几道拿手菜"): 几 counts here, it asks nothing
+                       r"(?:搭配|配|做|炒|弄|整|烧)(?:上)?(?:几|一|两|三|四|五|六)(?:个|道|样)(?=[^，,。！!？?\s]{0,2}菜)"),
     (Operation.SEE, r"发(?:给)?我(?:一?下|看看)?|给我发(?:一?下)?|看看|看一下|看下|瞧瞧|瞅瞅|查查|查一下|查下|查看|查询|列一下|列出|列个|给我看|显示|说说|讲讲|告诉我|有哪些|有什么|"
                     r"有啥|有多少|还剩|剩多少|剩下|多少|几次|几个|几条|怎么样|什么情况|情况|是什么|是多少|是啥|怎么做|咋做|怎么弄|做法|"
                     r"步骤|看|查|啥|就这(?:一)?(?:个|条|些|几个|几条|几样)|没(?:有)?别的|只有这(?:些|个|几个|几条|几样)"),
 ))
+
+# Another one of the kind just shown, not what was shown ("换一个", "再来个别的", "还有别的吗", "换一批", "来点不一样的"):
+# the skill whose result is in focus says what "another" is for it (the next recipe, a new table).
+_OTHER = r"(?:别的|其他的?|其它的?|另外的|不一样的|新的|不同的)"
+ANOTHER = (r"(?:换|再来|再换|再整|再弄|再推荐|再给我?|来|推荐|重新来|重新|重来)\s*(?:[一1]|几)?\s*(?:个|道|份|桌|套|批|样|种|款|些|点|下)?"
+           rf"\s*{_OTHER}(?:的)?(?:菜|吃的|做法|菜谱)?"
+           r"|^(?:那|那就|要不|要不然|还是)?(?:再)?换\s*(?:[一1]|几)?\s*(?:个|道|批|种|样|款|下)(?:吧|呗|呢|看看|试试)?[。！!~～]*$"
+           rf"|还有(?:没有)?{_OTHER}(?:的)?(?:菜|吃的|做法)?(?:吗|没|不|么|呢|没有)?|(?:有没有|有无|有啥|有什么){_OTHER}|^(?:那)?{_OTHER}呢"
+           r"|另(?:外)?(?:[一1])?(?:个|道|种)|不要这(?:个|道)(?:了)?|(?:这个|这道)不(?:想|要|喜欢)")
 
 # "第二个" / "第2道" / "2号" / "最后那个" / "头一个": a position among what was shown (1-based; -1 is the last)
 _ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:个|道|条|项|样|次|家|种)?"
@@ -49,11 +61,13 @@ _FILLER = re.compile(
     r"对了|哦对|忘了说|然后|另外|其实|就是|不过|还有|这回|这次|这下|嗯呐|呐|等等|等一下|等下|稍等|朋友|客人|家人|孩子|小孩|老人|同事|亲戚|老婆|老公|爸爸|妈妈|爸|妈|"
     r"弟弟|妹妹|哥哥|姐姐|弟|妹|哥|姐|表弟|表妹|对|"
     r"就|都|也|还|再|又|先|把|给|让|将|要|想|能|会|可以|一点|点|些|个|道|条|项|那|这|哪|一|是|在|有|没|呗|诶|哎|唉|"
+    r"全部|全都|所有|统统|通通|"
     r"[\s，,。.！!？?~～…、；;：:（）()\"“”'‘’]|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 
 # Yes and no as people say them to a question that waits for one ("没毛病", "就这样吧", "先别了")
 _NO = re.compile(r"先别记|别记|先不记|不记|不对|不是|不行|不要|不用|不了|算了|先别|别了|否|取消|no\b|nope|❌|不")
-_YES = re.compile(r"确认|确定|没问题|没毛病|没错|不错|正确|都对|对的|对了|是的|是滴|好的|好嘞|好滴|好哒|行的|可以的?|"
+_YES = re.compile(r"确认|确定|没问题|木问题|没毛病|没错|不错|正确|都对|对的|对了|对滴|对哒|对头|是的|是滴|是哒|好的|好嘞|好滴|好哒|"
+                  r"行的|可以的?|阔以|"
                   r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔")
 
 
@@ -195,7 +209,7 @@ def follow_up_fragment(text: str) -> str | None:
 
 # "再来一个别的" / "换一个" / "有其他的吗": something other than what was shown; the 一个 in it counts the thing
 # asked for, never people or servings
-_ANOTHER = re.compile(r"别的|其他|其它|另(?:外)?一?(?:个|道|种|样|款)|换(?:一)?(?:个|道|种|样|款)|再来一?(?:个|道|种|样|款)")
+_ANOTHER = re.compile(ANOTHER)
 
 
 def asks_for_another(text: str) -> bool:

@@ -16,7 +16,7 @@ from runtime.understand.lexicon import Span, clauses, operations
 __all__ = ["reason_spans"]
 
 # a causal or explaining lead: "因为…", "怕…", "不然…", "那会儿…"
-_CAUSE = re.compile(r"因为|由于|怕|担心|不然|否则|毕竟|免得|省得|要不然|主要是|原因是|那会儿|那时候|那个点|那个时候|到时候我")
+_CAUSE = re.compile(r"因为|由于|怕忘|怕来不及|怕赶不上|怕迟到|怕错过|怕耽误|怕记不住|担心|不然|否则|毕竟|免得|省得|要不然|主要是|原因是|那会儿|那时候|那个点|那个时候|到时候我")
 # a state or a plan of someone: "我在开会", "还没到家", "要带孙子", "已经睡了", "有事", "没空"
 _STATE = re.compile(r"(?:还没|还在|正在|已经|都已经|都|在|要|得|得去|会|有个?|没|不在|忙着?)"
                     r"[\u4e00-\u9fff]{0,3}?(?:到家|回家|下班|上班|开会|会|睡|睡了|睡觉|出门|上课|接|带|陪|忙|有事|空|在家|路上|"

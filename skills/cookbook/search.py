@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from skills.cookbook.book import Book, Recipe, load_book, variants
 
-__all__ = ["Finding", "clean_query", "find"]
+__all__ = ["Finding", "clean_query", "find", "like"]
 
 LIMIT = 5
 _PREFIX = re.compile(
-    r"^(?:请问|请|麻烦|我想|想|问下|问一下|教我|教教我|告诉我|你知道|帮我|给我|你|你们|小助手|我要|我们|"
+    r"^(?:另外|还有|然后|对了|请问|请|麻烦|我想|想|顺便问下|顺便问一下|顺便|问下|问一下|教我|教教我|告诉我|你知道|帮我|给我|你|你们|小助手|我要|我们|"
     r"怎样|怎么样|怎么|如何|咋|给宝宝|给孩子|给老人|给家人|能不能|可以|可不可以|学|来|看看|查查|查一下|查下|说说)+")
 _SUFFIX = re.compile(
     r"(?:要|有没有|有)?(?:怎么做|怎样做|如何做|咋做|咋弄|咋整|怎么整|怎么弄|怎么烧|怎么炒|怎么煮|怎么炖|怎么蒸|的做法|做法|"
-    r"的菜谱|菜谱|食谱|要放什么|需要什么材料|用什么材料|需要什么).{0,6}$")
+    r"的菜谱|菜谱|食谱|要放什么|需要什么材料|用什么材料|需要什么|要?放(?:啥|什么)|要?用(?:啥|什么)|需要(?:啥|些啥)).{0,6}$")
 _VERB = re.compile(r"^(?:做|煮|炒|烧|炖|弄)(?=.{2,})")
 _GENERIC = frozenset({"做", "做饭", "做菜", "饭", "菜", "煮", "炒", "烧", "炖", "蒸", "烧菜", "炒菜", "煮饭", "吃的"})
 _INGREDIENT_ASK = re.compile(
@@ -32,9 +33,17 @@ _CATEGORY_WORDS = (
     ("饮品", "饮品"), ("饮料", "饮品"), ("喝的", "饮品"), ("主食", "主食"), ("素菜", "素菜"), ("荤菜", "荤菜"),
     ("肉菜", "荤菜"), ("海鲜", "水产"), ("水产", "水产"), ("鱼", "水产"), ("凉菜", "素菜"), ("下饭菜", "荤菜"),
 )
-_EASY = re.compile(r"简单|容易|快手|新手|省事|不费事|好做|懒人|零失败")
+# how easy a dish is asked for: 简单的, 小白能学会, 别太麻烦, 刚学做饭, 手残
+_EASY = re.compile(r"简单|容易|快手|新手|小白|省事|不费事|好做|懒人|零失败|不(?:要|用|会)?太?(?:复杂|难(?![过受])|麻烦)|"
+                   r"别太(?:复杂|难|麻烦)|第一次(?:下厨|做饭|做菜|做)|刚学(?:做饭|做菜|下厨)|没(?:怎么)?(?:下过厨|做过饭)|"
+                   r"不太?会做(?:饭|菜)|手残")
 _MINUTES = re.compile(r"(\d+)\s*分钟|半(?:个)?小时|(\d+)\s*(?:个)?小时")
 _QUICK = re.compile(r"快速|很快|马上|赶时间|来不及")
+
+
+# what a dish is asked to be made with: 加香菇的那种, 带土豆的, 放了山药的, 有虾仁的
+_WITH = re.compile(r"(?:放|加|带|有|用|配)(?:了|点|些)?")
+_WITHOUT = re.compile(r"(?:不|别|没|无|免)(?:要|带|放|加|含|用|有)?(?:了|点)?$|去掉$|除了$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,7 @@ class Finding:
 def clean_query(text: str) -> str:
     """The dish-like words of a question: 你如何做螃蟹 → 螃蟹; 西红柿炒鸡蛋的做法 → 西红柿炒鸡蛋."""
     t = re.sub(r"[\s，,。.！!？?~～、]+", "", text)
-    t = re.sub(r"^(?:请问|请|麻烦|我想|想|问下|问一下|教我|教教我|告诉我|你知道|帮我|你|你们)+", "", t)
+    t = re.sub(r"^(?:另外|还有|然后|对了|请问|请|麻烦|我想|想|顺便|问下|问一下|教我|教教我|告诉我|你知道|帮我|你|你们)+", "", t)
     t = _PREFIX.sub("", t)
     t = _SUFFIX.sub("", t)
     t = re.sub(r"^(?:做|煮|炒|烧|炖|弄)?(?:一个|一道|一份|个|道|份)(?=.{2,})", "", t)  # 想做个番茄牛腩
@@ -84,15 +93,22 @@ def _category(text: str) -> str | None:
     return None
 
 
-def _browse(book: Book, text: str) -> Finding | None:
+def _cut(recipes: Iterable[Recipe], skip: frozenset[str]) -> tuple[Recipe, ...]:
+    """The first few of ``recipes`` not among those already shown (``skip``)."""
+    return tuple(r for r in recipes if r.name not in skip)[:LIMIT]
+
+
+def _browse(book: Book, text: str, skip: frozenset[str] = frozenset()) -> Finding | None:
     """A category and/or constraint question (来个简单的汤, 十分钟能做好的早餐)."""
     category = _category(text)
     easy = bool(_EASY.search(text))
     limit = _minutes_limit(text)
     if category is None and not easy and limit is None:
         return None
+    dishes = category is None and bool(re.search(r"(?<![早甜])菜", text))  # "新手能做的菜": a dish, not toast or a drink
     pool = [r for r in book.recipes
-            if r.category == category or (category is None and r.category not in ("饮品", "酱料", "半成品"))]
+            if r.category == category or (category is None and r.category not in ("饮品", "酱料", "半成品")
+                                          and (not dishes or r.category in ("荤菜", "素菜", "水产", "汤")))]
     if easy:
         pool = [r for r in pool if (r.difficulty or 5) <= 2]
     what = "".join(x for x in ("简单" if easy else "", f"{limit}分钟内能做好" if limit else "") if x)
@@ -101,26 +117,41 @@ def _browse(book: Book, text: str) -> Finding | None:
         timed = sorted((r for r in pool if r.minutes is not None), key=lambda r: (r.minutes or 0, r.name))
         within = [r for r in timed if (r.minutes or 0) <= limit]
         if not within:
-            fastest = tuple(timed[:LIMIT])
+            fastest = _cut(timed, skip)
             return Finding(options=fastest, matched=False, asked=label,
                            heading=f"没有{label}，最快的几道是：" if fastest else f"菜谱里没有{label}。")
         pool = within
     pool.sort(key=lambda r: (r.difficulty or 3, r.minutes or 99, r.name))
     if not pool:
         return Finding(heading=f"菜谱里没有{label}。", matched=False, asked=label)
-    return Finding(options=tuple(pool[:LIMIT]), heading=f"{label}可以试试这几道：", asked=label)
+    shown = _cut(pool, skip)
+    if not shown:
+        return Finding(heading=f"{label}就这些了，都给你看过了。", matched=False, asked=label)
+    return Finding(options=shown, heading=f"{label}可以试试这几道：", asked=label)
 
 
 def _foods(phrase: str) -> list[str]:
-    phrase = re.sub(r"^(?:冰箱里?|家里|手头|手上|我|还)?(?:有|剩下?|还有|还剩)?", "", phrase)
-    return [p for p in re.split(r"和|跟|还有|以及|、|与|加", phrase) if p]
+    phrase = re.sub(r"^(?:冰箱里?|家里|手头|手上|我|还)?(?:就|只)?(?:有|剩下?|还有|还剩)?", "", phrase)
+    return [p for p in (re.sub(r"(?:了|呢|啊|呀|的|吧|这些|这几样)+$", "", p)
+                        for p in re.split(r"和|跟|还有|以及|、|与|加", phrase)) if p]
 
 
-def _by_ingredients(book: Book, text: str) -> Finding | None:
-    m = _INGREDIENT_ASK.search(re.sub(r"[\s，,。？?！!]", "", text))
+def _narrowed(recipes: list[Recipe], text: str) -> list[Recipe]:
+    """The recipes of the kind and ease the question also asks for ("…能做点啥 简单点的"), when any are."""
+    category = _category(text)
+    for keep in ((lambda r: r.category == category) if category else None,
+                 (lambda r: (r.difficulty or 5) <= 2) if _EASY.search(text) else None):
+        if keep is not None and any(map(keep, recipes)):
+            recipes = [r for r in recipes if keep(r)]
+    return recipes
+
+
+def _by_ingredients(book: Book, text: str, skip: frozenset[str] = frozenset()) -> Finding | None:
+    said = re.sub(r"[\s，,。？?！!]", "", text)
+    m = _INGREDIENT_ASK.search(said)
     if not m:
         return None
-    foods = _foods(m.group(1))
+    foods = _foods_named(book, m.group(1)) or _foods(m.group(1))  # "想吃土豆 简单点": the food said in it
     if not foods:
         return None
     found = book.with_ingredients(foods)
@@ -129,7 +160,54 @@ def _by_ingredients(book: Book, text: str) -> Finding | None:
         return Finding(heading=f"菜谱里暂时没有用{joined}的菜。", matched=False, asked=joined)
     complete = all(found[0].uses(f) for f in foods)
     heading = f"用{joined}可以做：" if complete else f"没有同时用到{joined}的菜，用到其中一些的有："
-    return Finding(options=tuple(found[:LIMIT]), heading=heading, asked=joined)
+    shown = _cut(_narrowed(found, said[m.end():] or said), skip) or _cut(found, skip)  # the easy ones first
+    if not shown:
+        return Finding(heading=f"用{joined}的菜就这些了，都给你看过了。", matched=False, asked=joined)
+    return Finding(options=shown, heading=heading, asked=joined)
+
+
+def _foods_named(book: Book, text: str) -> list[str]:
+    """The foods a question names (longest first, none inside another): 牛肉, 土豆 in "牛肉汤…加土豆的那种"."""
+    found: list[str] = []
+    for word in sorted(_known_foods(book), key=len, reverse=True):
+        if word in text and not any(word in f for f in found):
+            found.append(word)
+    return sorted(found, key=text.index)
+
+
+def _made_with(book: Book, text: str, skip: frozenset[str] = frozenset()) -> Finding | None:
+    """A kind of dish asked for with what goes in it ("想喝汤，加山药的", "带土豆的素菜"): the recipes of
+    that kind made with every food named (with most of them, else)."""
+    category = _category(text)
+    named = _foods_named(book, text)
+    unwanted = [f for f in named if _WITHOUT.search(text[:text.index(f)][-4:])]  # 不带花生的: left out
+    foods = [f for f in named if f not in unwanted]
+    said_with = any(_WITH.search(text[:text.index(f)][-3:]) for f in foods)
+    if not foods or not (category or len(foods) >= 2 or said_with or unwanted):
+        return None
+    kind = [r for r in book.recipes if (category is None or r.category == category) and not any(r.uses(u) for u in unwanted)]
+    scored = [(sum(r.uses(f) for f in foods), r) for r in kind]
+    best = max((n for n, _ in scored), default=0)
+    if not best and category and said_with:  # "汤，加X的那种" and no soup has X: said so, with the soups
+        pool = sorted(kind, key=lambda r: (r.difficulty or 3, r.minutes or 99, r.name))
+        label = f"加{'和'.join(foods)}的{category}"
+        return Finding(options=_cut(pool, skip), matched=False, asked=label,
+                       heading=f"菜谱里没有{label}，这些{category}可以看看：")
+    if not best or (category is None and best < len(foods)):
+        return None
+    pool = sorted((r for n, r in scored if n == best), key=lambda r: (-sum(f in r.name for f in foods), r.difficulty or 3, r.name))
+    narrowed = _narrowed(pool, text)
+    joined = "和".join(foods)
+    label = f"用{joined}的{category or '菜'}" + (f"（不带{'、'.join(unwanted)}）" if unwanted else "")
+    if best < len(foods):
+        label = f"用到{'或'.join(foods)}的{category}"
+    shown = _cut(narrowed, skip) or _cut(pool, skip)
+    if not shown:
+        return Finding(heading=f"{label}就这些了，都给你看过了。", matched=False, asked=label)
+    if len(pool) == 1 and not skip:
+        return Finding(recipe=pool[0], asked=pool[0].name)
+    return Finding(options=shown, heading=f"{label}有这几道：" if category or unwanted else f"用{joined}可以做：",
+                   asked=label)
 
 
 def _closest(book: Book, phrase: str) -> list[Recipe]:
@@ -149,9 +227,11 @@ def _known_foods(book: Book) -> set[str]:
     return {i for r in book.recipes for i in r.ingredients if 2 <= len(i) <= 4}
 
 
-def find(text: str, book: Book | None = None) -> Finding:
-    """Answer a recipe question (see the module docstring)."""
+def find(text: str, book: Book | None = None, *, skip: Iterable[str] = ()) -> Finding:
+    """Answer a recipe question (see the module docstring); ``skip``: recipes already shown, left out of a
+    list ("换一个", "还有别的吗")."""
     book = book or load_book()
+    skipped = frozenset(skip)
     phrase = clean_query(text)
     exact = book.get(phrase) if phrase else None
     if exact is None and _VERB.match(phrase):  # 做糖醋排骨 → 糖醋排骨 (but 炒凉粉 is a dish of its own)
@@ -159,20 +239,23 @@ def find(text: str, book: Book | None = None) -> Finding:
         exact = book.get(phrase)
     if exact is not None:
         return Finding(recipe=exact, asked=phrase)
-    by_food = _by_ingredients(book, text)
+    by_food = _by_ingredients(book, text, skipped)
     if by_food is not None:
         return by_food
     named = book.named_in(text)
     if named is not None:
         return Finding(recipe=named, asked=phrase)
-    browse = _browse(book, text)
+    made_with = _made_with(book, text, skipped)
+    if made_with is not None:
+        return made_with
+    browse = _browse(book, text, skipped)
     if browse is not None:
         return browse
     if not phrase:
         return Finding(matched=False)
     named_with = sorted((r for r in book.recipes if phrase in r.name), key=lambda r: (r.difficulty or 3, r.name))
     if len(named_with) >= 2:  # 牛肉怎么做: the beef dishes, not the one whose name looks closest (酱牛肉)
-        return Finding(options=tuple(named_with[:LIMIT]), heading=f"菜谱里有这几道{phrase}的做法：", asked=phrase)
+        return Finding(options=_cut(named_with, skipped), heading=f"菜谱里有这几道{phrase}的做法：", asked=phrase)
     near = book.near(phrase)
     if near and difflib.SequenceMatcher(None, phrase, near[0].name).ratio() >= 0.75:
         return Finding(recipe=near[0], asked=phrase, notes=(f"菜谱里叫“{near[0].name}”。",))
@@ -183,3 +266,21 @@ def find(text: str, book: Book | None = None) -> Finding:
     closest = _closest(book, phrase)
     return Finding(options=tuple(closest), asked=phrase, matched=False,
                    heading=f"“{phrase}”我的菜谱里还没有。" + ("看看这些相近的：" if closest else ""))
+
+
+def like(name: str, book: Book | None = None) -> str:
+    """A question that finds dishes like the recipe ``name`` (its main food, its kind): what "换一个" after
+    that recipe looks through."""
+    book = book or load_book()
+    recipe = book.get(name)
+    if recipe is None:
+        return name
+    kind = next((word for word, category in _CATEGORY_WORDS if category == recipe.category), "")
+    # the food a dish is named after, the last one named first (可乐鸡翅 → 鸡翅, 糖醋排骨 → 排骨), when another
+    # dish of its kind is made with it; else the kind itself
+    named = sorted((i for i in recipe.ingredients if 2 <= len(i) <= 4 and i in recipe.name),
+                   key=recipe.name.rindex, reverse=True)
+    for food in named:
+        if any(r is not recipe and r.category == recipe.category and r.uses(food) for r in book.recipes):
+            return f"{food}能做什么{kind}"
+    return kind or name

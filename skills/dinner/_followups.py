@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier, Question
-from runtime.skill.parsers import PEOPLE_DELTA, parse_value, people_delta
+from runtime.skill.parsers import PEOPLE_DELTA, PEOPLE_TOTAL, parse_value, people_delta, people_total
 from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
 from skills.dinner._dietary import extract_dietary
 from skills.dinner._swap import SWAP_FOR_NAMED, swaps_of
-from skills.dinner._which import WHICH_DISHES, which_params
+from skills.dinner._which import FIT_FOR, WHICH_DISHES, fit_params, which_params
 from skills.dinner.exclusions import family_tags
 
 __all__ = ["FOLLOW_UPS"]
@@ -51,7 +51,15 @@ def _kept(params: Params) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k not in ("show", "swap_ask", "which")}
 
 
+def _head_count(params: Params, text: str) -> dict[str, Any]:
+    """The plan's params with the head count a change of the budget was said with ("走了一个，预算加到三百")."""
+    total, delta = people_total(text), people_delta(text)
+    people = total if total is not None else int(params["people"]) + (delta or 0)
+    return {**_kept(params), "people": people} if 1 <= people <= 20 else _kept(params)
+
+
 def _cheaper(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    params = _head_count(params, m.string)
     people = int(params["people"])
     now = budget_total(params["budget"], people)
     said = _said_budget(m.string, people)
@@ -62,6 +70,7 @@ def _cheaper(params: Params, m: re.Match[str], entity: Entity | None, shown: Par
 
 
 def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    params = _head_count(params, m.string)
     people = int(params["people"])
     now = budget_total(params["budget"], people)
     said = _said_budget(m.string, people)
@@ -69,11 +78,16 @@ def _richer(params: Params, m: re.Match[str], entity: Entity | None, shown: Para
 
 
 def _people(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
-    delta = people_delta(m.string)
-    if not delta:
+    """Arrivals and departures ("又来了俩", "先撤了一个"), or the count as it now stands ("变成九个了", "只剩两位"):
+    a number said outright wins over the change said beside it."""
+    total, delta = people_total(m.string), people_delta(m.string)
+    if total is None and not delta:
         return None
-    people = int(params["people"]) + delta
-    return {**_kept(params), "people": people} if 1 <= people <= 20 else None
+    people = total if total is not None else int(params["people"]) + (delta or 0)
+    budget = parse_value("money", m.string)  # "每人还是三十", "预算加到三百": said with it, it changes too
+    if people == int(params["people"]) or not 1 <= people <= 20:
+        return None
+    return {**_kept(params), "people": people, **({"budget": budget} if budget is not None else {})}
 
 
 def _fewer(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -134,6 +148,17 @@ def _with_food(params: Params, m: re.Match[str], entity: Entity | None, shown: P
     return {**_kept(params), "swaps": [*(list(s) for s in swaps_of(params)), ["", with_it[0].name]]}
 
 
+def _new_table(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"换一套菜单" / "整桌都换了" / "那周五呢": another table for the same people and budget, none of the
+    dishes just shown (the staple stays), for the day said when one is."""
+    dishes = [str(n) for n, c in shown.get("menu") or [] if c != "staple"]
+    day = m.group("day") if "day" in m.groupdict() else None
+    if not dishes or (entity is not None and not day):
+        return None  # "第二道换一个": one dish, the swap's
+    avoid = [*params.get("avoid", []), *(d for d in dishes if d not in params.get("avoid", []))]
+    return {**_kept(params), "avoid": avoid, "swaps": [], **({"day": day} if day else {})}
+
+
 def _total(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "total"}
 
@@ -148,11 +173,28 @@ def _which(params: Params, m: re.Match[str], entity: Entity | None, shown: Param
     return which_params(_kept(params), m, shown)
 
 
+def _fit(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    return fit_params(_kept(params), m, shown)
+
+
 def _shopping(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     return {**_kept(params), "show": "shopping"}
 
 
 _N = r"[一两二三四五六七八九十俩仨\d]"
+_OTHER = r"(?:别的|其他的?|其它的?|不一样的|新的|不同的)"
+# a whole new table: 换一套菜单 / 整桌都换了 / 来个不一样的菜单 / 还有别的搭配吗
+_NEW_TABLE = (rf"(?:重新|再|换)(?:来|安排|配|弄|整|做|搞|出)?(?:[一1])?(?:桌|套|份菜单|个菜单|套菜单|批){_OTHER}?(?:的)?(?:菜|菜单)?"
+              rf"|重新(?:来|安排|配|弄|整|搞|做)(?:一下|一个|一份|个|过)?{_OTHER}?(?:的)?(?:菜单|菜)?"
+              rf"|(?:换|来)(?:个|一个|一份|份)?{_OTHER}(?:的)?(?:菜单|搭配|安排)"
+              # said of the whole table only ("有牛肉的都换了" rules a food out: the restriction's)
+              rf"|^(?:那|那就|干脆|要不|还是)?(?:全|都|整桌|这桌|所有的?菜|菜单|整个菜单)(?:部|都|全)?(?:换|重新来)(?:掉|了|一下|一遍)?"
+              r"(?:吧|呗|啊)?[。！!~～]*$"
+              rf"|还有(?:没有)?{_OTHER}(?:的)?(?:菜单|搭配|安排)")
+# the same table for another day, a fresh menu: 那明天呢 / 周六的怎么安排 / 下周一再来一桌
+_DAY = r"(?P<day>大后天|后天|明天|明晚|(?:这|下|本)?(?:周|星期|礼拜)[一二三四五六日天末]|周末|\d{1,2}号)"
+_ANOTHER_DAY = (rf"^(?:那|那么|那要是)?{_DAY}(?:的|晚上|中午|的话|晚饭|那顿)?(?:呢|怎么安排|吃什么|吃啥|怎么吃|再来一桌|再来一顿|也来一桌)"
+                r"[？?。!！~～]*$")
 # the shopping list of the plan, asked for by what it holds (要买的菜, 该采购的东西), by the list itself (采购单,
 # 购物清单, 单子) and by handing it over (列个单子出来, 把要买的列一下, 清单发我)
 _BUY_WHAT = r"(?:要|该|得|需要|准备|还得)?(?:去)?(?:买|采购|备)(?:些|点)?的(?:菜|东西|食材|材料|原料|菜品)?"
@@ -168,14 +210,17 @@ FOLLOW_UPS = FollowUps(
     questions=(
         Question("shopping list", _SHOPPING, _shopping),
         Question("which dishes have a quality", WHICH_DISHES, _which),
+        Question("which dishes someone may eat", FIT_FOR, _fit),
     ),
     modifiers=(
         SWAP_FOR_NAMED,
+        Modifier("a new table", _NEW_TABLE, _new_table),
+        Modifier("another day", _ANOTHER_DAY, _new_table),
         Modifier("cheaper", r"便宜|省(点|些|一点|一些)?钱?|太贵|贵了|少花|花少|预算(低|少|降)|降(低)?(点|一点)?预算|节约|实惠",
                  _cheaper),
         Modifier("richer", r"丰盛|好一点|好点|贵一点|多花|预算(?:再)?(?:高|多|加|提)|加(?:点)?预算|提高预算|吃好点|多给|宽裕",
                  _richer),
-        Modifier("more or fewer people", PEOPLE_DELTA + r"|也(?:要)?(?:过|回)?来", _people),
+        Modifier("more or fewer people", PEOPLE_DELTA + "|" + PEOPLE_TOTAL + r"|也(?:要)?(?:过|回)?来", _people),
         Modifier("fewer dishes",
                  rf"吃不完|太多了?|少(?:一|两|几)?(?:个|道|样)?菜|(?P<n>{_N})\s*(?:个|道|样)菜就(?:够|行|好|可以)|"
                  r"只要一(?:个|道)菜|简单点|简单些", _fewer),

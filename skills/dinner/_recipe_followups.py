@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.skill import Entity, FollowUps, Modifier
-from runtime.skill.parsers import parse_value
+from runtime.skill.parsers import ANOTHER, parse_value
+from skills.cookbook.search import like
 from skills.dinner._dietary import extract_dietary
 
 __all__ = ["RECIPE_FOLLOW_UPS", "extract_people"]
@@ -58,8 +59,11 @@ def _servings(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
 
 
 def _time(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"大概要多久": the time of the recipe shown, or of each dish of the list shown."""
     dish = _dish(params, entity)
-    return None if dish is None else {**_base(params), "dish": dish, "show": "time"}
+    if dish is None:
+        return {**_base(params), "show": "time"} if params.get("dish") and shown.get("seen") else None
+    return {**_base(params), "dish": dish, "show": "time"}
 
 
 def _ingredients(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -95,6 +99,44 @@ def _meatless(params: Params, m: re.Match[str], entity: Entity | None, shown: Pa
     return {**_base(params), "dish": f"{asked}，素菜"}
 
 
+def _another(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"换一个" / "再来个别的" / "还有别的吗": after one recipe, the next one of the same answer (or like it),
+    opened; after a list, the next few. What was shown is left out."""
+    seen = list(dict.fromkeys(str(n) for n in (*(params.get("seen") or []), *(shown.get("seen") or [])) if n))
+    people = {"people": params["people"]} if params.get("people") else {}
+    dish = _dish(params, entity)
+    if dish is not None:
+        query = str(params.get("query") or "") or like(dish)
+        return {"dish": query, "query": query, "seen": [*seen, *([dish] if dish not in seen else [])], "one": True,
+                **people}
+    asked = str(params.get("dish") or "")
+    return {**_base(params), "seen": seen} if asked and seen else None
+
+
+_OTHER = r"(?:别的|其他的?|其它的?|另外的|不一样的)"
+# another recipe of a kind, with a restriction said before it: "怕辣，有没有别的土豆菜", "还有其他的汤吗",
+# "那有没有别的鸡肉做法"
+_OF_A_KIND = re.compile(
+    r"^(?:(?:不吃|不要|不能吃|不放|别放|怕)(?P<held>[\u4e00-\u9fff]{1,3}?)(?:的话)?[，,\s]*)?(?:那|那么)?(?:还)?"
+    rf"(?:有|有没有)?(?:啥|什么)?{_OTHER}(?:的)?(?P<what>[\u4e00-\u9fff]{{0,4}}?)(?:菜|做法|吃的|汤)(?:吗|呢|没|没有|不)?"
+    r"[？?。!！~～]*$")
+
+
+def _of_a_kind(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    """"怕辣，有没有别的土豆菜" after a recipe: the dishes of that food (or like the one shown) it does not rule
+    out, none of those shown."""
+    dish = _dish(params, entity) or str(params.get("dish") or "")
+    if not dish:
+        return None
+    seen = list(dict.fromkeys(str(n) for n in (*(params.get("seen") or []), *(shown.get("seen") or []), dish) if n))
+    what = m.group("what") or ""
+    kind = "汤" if m.group(0).rstrip("？?。!！~～吗呢没有不").endswith("汤") else ""
+    query = f"{what}能做什么{kind or '菜'}" if what else (kind or like(dish))
+    held = extract_dietary(f"不吃{m.group('held')}") if m.group("held") else None
+    people = {"people": params["people"]} if params.get("people") else {}
+    return {"dish": query, "query": query, "seen": seen, **({"avoid": held} if held else {}), **people}
+
+
 RECIPE_FOLLOW_UPS = FollowUps(
     slots=("people",),
     modifiers=(
@@ -107,8 +149,10 @@ RECIPE_FOLLOW_UPS = FollowUps(
                  r"要买(?:些|点)?(?:啥|什么|哪些)|买(?:些|点)?(?:啥|什么|哪些)|(?:需要|要|得)(?:准备)?(?:哪些|什么|啥)(?:东西|材料|食材|料)?"
                  r"|准备(?:哪些|什么|啥)|用料|材料|食材|配料|原料|清单", _ingredients),
         Modifier("meatless", r"不要(?:有|带)?肉|不(?:要|带|吃)荤|不带肉|没(?:有)?肉|不吃肉|(?:要|来|换)?素(?:一点|点)?的|吃素", _meatless),
+        Modifier("another of a kind", _OF_A_KIND.pattern, _of_a_kind),
         Modifier("restriction", r"不要(?:有|带|放)?[\u4e00-\u9fa5]{1,4}?的?(?:菜)?$|不吃|不能吃|不想吃|别放|不放|不加|忌口|过敏",
                  _restricted),
         Modifier("servings", rf"{_N}+\s*(?:个)?(?:人|口人|口|位)(?:份|的量|吃)?|{_CUPS.pattern}|(?:量|份量|分量|用量)", _servings),
+        Modifier("another one", ANOTHER, _another),
     ),
 )

@@ -18,6 +18,9 @@ from typing import Any
 from runtime.skill import Entity, Modifier
 from skills.cookbook.book import load_book
 from skills.cookbook.catalog import Catalog, Dish, load_catalog
+from skills.dinner._budget import budget_total
+from skills.dinner._which import quality_of
+from skills.dinner.planner import PlanRequest, allowed_dishes
 
 __all__ = ["SWAP_FOR_NAMED", "closest_dishes", "swaps_of"]
 
@@ -125,6 +128,24 @@ def swaps_of(params: Params) -> list[tuple[str, str]]:
                                          and len(s) == 2)]
 
 
+def _of_quality(params: Params, said: str, out: str, menu: Sequence[tuple[str, str]], catalog: Catalog) -> Dish | None:
+    """The first catalog dish with the quality ``said`` names (素菜, 荤的, 清淡点的, 带鸡蛋的) that the plan's
+    restrictions allow and the menu lacks, one of the kind of ``out`` first; None when ``said`` names no quality."""
+    test = quality_of(_COUNTED.sub("", said), catalog)
+    if test is None:
+        return None
+    dietary = params.get("dietary")
+    people = int(params.get("people") or 1)
+    request = PlanRequest(people=people, budget=budget_total(params.get("budget") or 0, people),
+                          exclusions=[str(d) for d in dietary] if isinstance(dietary, list) else [])
+    allowed, _ = allowed_dishes(request, catalog)
+    kind = dict(menu).get(out)
+    names = {n for n, _ in menu}
+    fits = [d for d in catalog.dishes if d.name in allowed and d.name not in names and d.category not in ("staple", "dessert")
+            and test(d)]
+    return min(fits, key=lambda d: d.category != kind) if fits else None
+
+
 def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     out_said, in_said = _said(m)
     catalog = load_catalog()
@@ -133,6 +154,8 @@ def _swap(params: Params, m: re.Match[str], entity: Entity | None, shown: Params
         return None
     wanted = _wanted(in_said, catalog)
     meant = dishes_meant(out_said, menu, entity, catalog)
+    if wanted is None and len(meant) == 1:  # "把第三个换成素的", "汤换成有肉的": a dish of that quality
+        wanted = _of_quality(params, in_said, meant[0], menu, catalog)
     if wanted is None and (in_said in KINDS or catalog.canonical(in_said) or catalog.canonical(out_said)
                            or _ELSE.search(in_said)):
         return None  # "换成便宜点的", "再来个汤", "猪肉换成牛肉", "鸡蛋换成鸭蛋": another change of the plan

@@ -16,16 +16,25 @@ from skills.cookbook.catalog import Catalog, Dish, load_catalog
 from skills.dinner.exclusions import family_tags
 from skills.dinner.planner import DinnerPlan
 
-__all__ = ["WHICH_DISHES", "dishes_with", "format_which", "quality_of", "which_params"]
+__all__ = ["FIT_FOR", "WHICH_DISHES", "dishes_with", "fit_params", "format_which", "quality_of", "which_params"]
 
 _ANIMAL = frozenset({"meat", "fish", "seafood", "shellfish", "poultry", "pork", "beef", "lamb"})
-_WHICH = r"(?:哪|哪几|哪些|几)(?:个|道|样|盘)?"
+_WHICH = r"(?:哪几|哪些|哪|几)(?:个|道|样|盘)?"
 _QUALITY = r"[\u4e00-\u9fff]{1,5}?"
 _END = r"(?:啊|呀|呢|吗|来着)?[？?。！!~～\s]*$"
 # "荤菜是哪几道" / "辣的有哪些" / "哪几道是素的" / "哪个菜里有花生" / "汤是哪个"
 WHICH_DISHES = (rf"(?:(?:这顿|菜单|菜单里|里面|其中)(?:的)?)?(?P<quality>{_QUALITY}(?:的)?(?:菜|菜品)?)(?:是|有|都是|都有)"
                 rf"{_WHICH}(?:菜)?{_END}"
                 rf"|(?:里面|其中|菜单里)?{_WHICH}(?:菜)?(?:里)?(?:是|有|放了|含|带|用了)(?P<quality2>{_QUALITY}(?:的)?(?:菜)?){_END}")
+
+# "小姨能吃的有哪些" / "哪几个菜我妈能吃" / "哪些菜适合老人": which dishes someone at the table may eat — the
+# dishes that keep every restriction of the plan, those said of some guests (有人吃素) included
+_WHO = r"(?P<who{n}>[\u4e00-\u9fff]{{1,4}}?)"
+_EATS = r"(?:也|都)?(?:能|可以|敢|能够)吃"
+FIT_FOR = (rf"^(?:那|那么)?(?:这顿|菜单里|里面|其中)?{_WHICH}(?:菜)?(?:是)?{_WHO.format(n='')}{_EATS}(?:的)?{_END}"
+           rf"|^(?:那|那么)?{_WHO.format(n=2)}{_EATS}(?:的)?(?:菜)?(?:是|有|都有|都是)?{_WHICH}(?:菜)?{_END}"
+           rf"|^(?:那|那么)?(?:有)?{_WHICH}(?:菜)?(?:是)?(?:适合|给){_WHO.format(n=3)}(?:吃)?(?:的)?{_END}")
+_NOT_WHO = re.compile(r"的|菜|都|还|素|荤|辣|汤|几|道|[我你]们?$")
 
 Quality = Callable[[Dish], bool]
 # kinds of dish said in words, not by a restriction family (素 is one too: a dish with no animal food)
@@ -78,8 +87,39 @@ def _label(word: str, catalog: Catalog) -> str:
     return f"{word}的菜" if family_tags(word) and not catalog.mentions(word) else f"带{word}的菜"
 
 
+_FITS = "能吃"
+
+
+def _fit_for(plan: DinnerPlan, who: str) -> str:
+    """Which dishes ``who`` may eat: the vegetarian ones when some guests eat no meat, else every dish (the
+    plan keeps the table's restrictions for everyone), said with the restrictions they keep."""
+    excl = plan.exclusions
+    dishes = [m for m in plan.menu if m.category != "staple"]
+    staple = [m.name for m in plan.menu if m.category == "staple"]
+    if excl.veg_guests:
+        veg = [m.name for m in dishes if m.vegetarian]
+        if not veg:
+            return f"这顿菜单里没有{who}能吃的素菜，说“再加一道素菜”我给加上。"
+        return "\n".join([f"{who}吃素的话，这顿能吃这{len(veg)}道：", *(f"· {n}" for n in veg),
+                          *([f"主食{'、'.join(staple)}也能吃。"] if staple else [])])
+    if excl.labels:
+        return "\n".join([f"这顿已经照顾了忌口：{'、'.join(excl.labels)}。{who}都能吃：", *(f"· {m.name}" for m in dishes)])
+    return f"这顿没记忌口，菜单上的菜{who}都能吃。{who}要是有不吃的，告诉我，比如“{who}不吃辣”，我重新安排。"
+
+
+def fit_params(kept: Mapping[str, Any], m: re.Match[str], shown: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The plan's params with the question of which dishes someone at the table may eat, or None when the
+    words name no one (a kind of dish: "哪几道素的能吃")."""
+    who = m.group("who") or m.group("who2") or m.group("who3") or ""
+    if not who or _NOT_WHO.search(who) or not shown.get("menu"):
+        return None
+    return {**kept, "show": "which", "which": f"{who}{_FITS}"}
+
+
 def format_which(plan: DinnerPlan, word: str) -> str:
-    """"这顿菜单里素菜有3道：…" from the plan's menu, or that it has none."""
+    """"这顿菜单里素菜有3道：…" from the plan's menu, or that it has none; "小姨能吃": which dishes she may eat."""
+    if word.endswith(_FITS) and len(word) > len(_FITS):
+        return _fit_for(plan, word[:-len(_FITS)])
     catalog = load_catalog()
     found = dishes_with([m.name for m in plan.menu], word) or []
     label = _label(word, catalog)

@@ -66,8 +66,15 @@ def extract_dish(text: str) -> str | None:
     return text.strip()
 
 
-def _choices(options: tuple[Recipe, ...]) -> tuple[Choice, ...]:
-    return tuple(Choice(r.name, "recipe.query", {"dish": r.name}) for r in options)
+def _choices(options: tuple[Recipe, ...], asked: str = "", seen: list[str] | None = None) -> tuple[Choice, ...]:
+    """One numbered choice per recipe listed; each keeps the question and what was shown, so "换一个" after
+    the recipe picked looks further through the same answer."""
+    kept = {"query": asked, "seen": [*(seen or []), *(r.name for r in options)]} if asked else {}
+    return tuple(Choice(r.name, "recipe.query", {"dish": r.name, **kept}) for r in options)
+
+
+def _seen(params: Mapping[str, Any]) -> list[str]:
+    return [str(n) for n in params.get("seen") or [] if n]
 
 
 def _listing(heading: str, options: tuple[Recipe, ...]) -> str:
@@ -117,9 +124,15 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
     eaters = int(people) if isinstance(people, int | float) and 1 <= people <= 50 else None
     if _HOME_FOODS.search(asked) and _CAN_MAKE.search(asked):  # 用这些能做什么菜 (after the pantry was told)
         return _at_home(view, params, services, asked)
-    finding = find(asked) if asked else None
+    seen = _seen(params)
+    finding = find(asked, skip=seen) if asked else None
     if finding is not None and finding.recipe is None and not finding.matched and _only_foods(asked):
-        finding = find(f"{asked}能做什么")  # "土豆和牛肉", no dish of that name: the dishes made with them
+        finding = find(f"{asked}能做什么", skip=seen)  # "土豆和牛肉", no dish of that name: the dishes made with them
+    if finding is not None and params.get("one") and finding.options:  # "换一个": the next one, opened
+        finding = find(finding.options[0].name)
+    if finding is not None and params.get("one") and finding.recipe is None and not finding.options and seen:
+        return SkillResult(finding.heading or "同类的菜都给你看过了，换个说法试试？", dto={"dish": asked, "known": False},
+                           ok=False)
     if finding is None or (finding.recipe is None and not finding.options and not finding.heading):
         return SkillResult("想问哪道菜的做法？可以说菜名，比如“可乐鸡翅怎么做”，或者“鸡胸肉能做什么”。",
                            dto={"dish": asked, "known": False}, ok=False)
@@ -133,19 +146,41 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
                "ingredients": list(recipe.ingredients), "steps": list(recipe.steps)}
         return SkillResult(reply, data=dto, dto=dto, facts={"dish": recipe.name},
                            entities=(Entity("dish", recipe.name, recipe.name),),
-                           shown={"picked": asked == recipe.name})  # by its exact name: a pick from a list
+                           shown={"picked": asked == recipe.name,  # by its exact name: a pick from a list
+                                  "seen": [*seen, *([recipe.name] if recipe.name not in seen else [])]})
     options, heading = finding.options, finding.heading
     avoid = [str(a) for a in params.get("avoid") or []]
     if avoid and options:  # "不要辣的" said after the list: the same list without what it rules out
         kept, said = without(options, avoid), "、".join(avoid)
         gone = len(options) - len(kept)
+        passed = [*seen, *(r.name for r in options)]
+        while gone and len(kept) < len(options):  # the next few of the same answer fill the places of those left out
+            more = find(asked, skip=passed).options
+            if not more:
+                break
+            fits = without(more, avoid)
+            kept, gone, passed = (*kept, *fits), gone + len(more) - len(fits), [*passed, *(r.name for r in more)]
+        kept = kept[:len(options)]
         heading = (f"这几道都带{said}，换个说法试试？" if not kept else
                    (f"已去掉{gone}道带{said}的。" if gone else f"这几道都不带{said}。") + heading)
         options = kept
     dto = {"query": finding.asked, "known": finding.matched, "options": [r.name for r in options]}
+    if params.get("show") == "time" and options:  # "要多久" about a list: each dish's time
+        return SkillResult("\n".join(f"{r.name}：{f'约{r.minutes}分钟' if r.minutes else '菜谱没写要多久'}"
+                                     f"{f'，难度{chr(9733) * r.difficulty}' if r.difficulty else ''}" for r in options)
+                           + "\n想看哪道的做法，回复序号或菜名。", data=dto, dto=dto,
+                           choices=_choices(options, asked, seen),
+                           entities=tuple(Entity("dish", r.name, r.name) for r in options),
+                           shown={"seen": [*seen, *(r.name for r in options)]})
     return SkillResult(_listing(heading, options), data=dto, dto=dto,
-                       choices=_choices(options), ok=bool(options) or finding.matched,
-                       entities=tuple(Entity("dish", r.name, r.name) for r in options))
+                       choices=_choices(options, asked, seen), ok=bool(options) or finding.matched,
+                       entities=tuple(Entity("dish", r.name, r.name) for r in options),
+                       shown={"seen": [*seen, *(r.name for r in options)]})
+
+
+def _never(text: str) -> None:
+    """A setting of the recipe question that no message says (see the ``query`` and ``seen`` slots)."""
+    return None
 
 
 def _food_words() -> list[str]:
@@ -181,6 +216,10 @@ SPEC = SkillSpec(
                 SlotSpec("dish", SlotType.TEXT, "想问哪道菜的做法？或者说说有哪些食材，我帮你找能做的菜。", extract=extract_dish),
                 SlotSpec("people", SlotType.COUNT, "几个人吃？", required=False, minimum=1, maximum=50,
                          extract=extract_people),
+                # the question a recipe was picked from, and the recipes shown so far: set by a numbered choice
+                # and by "换一个", never read from words
+                SlotSpec("query", SlotType.TEXT, "想找什么样的菜？", required=False, extract=_never),
+                SlotSpec("seen", SlotType.CHOICE, "看过哪些菜？", required=False, extract=_never),
             ),
             description="查菜谱：按菜名、食材、类别找做法，用量按人数换算",
         ),

@@ -19,6 +19,7 @@ from runtime.skill import (
     SlotSpec,
     SlotType,
 )
+from runtime.skill.parsers import parse_time_phrase
 from runtime.views import ExecView
 from skills.cookbook.catalog import load_catalog
 from skills.dinner._budget import budget_total
@@ -117,13 +118,24 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     reply = (format_shopping(result, words) if show == "shopping" else format_total(result) if show == "total"
              else format_which(result, str(params.get("which") or "")) if show == "which"
              else format_plan(result, words))
-    if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0):
+    if isinstance(params["budget"], str) and budget != float(str(params["budget"]).strip("人均") or 0) and show is None:
         reply = f"按{params['budget']}元算，{people}个人预算¥{budget:g}。\n" + reply
+    day = _day(params.get("day"), view)
+    if day and show is None and result.menu:  # "那周五呢": the plan is for that day
+        reply = f"{day}这顿：\n" + reply
     dishes = tuple(Entity("dish", m.name, recipe_name(m.name) or m.name,
                           {"category": m.category, "minor": m.category == "staple"}) for m in result.menu)
     shown = {"total": result.total, "dishes": sum(m.category != "staple" for m in result.menu),
              "menu": [[m.name, m.category] for m in result.menu]}
     return SkillResult(reply, data=dto, dto=dto, facts=facts, ok=bool(result.menu), entities=dishes, shown=shown)
+
+
+def _day(said: Any, view: ExecView) -> str:
+    """The day a plan is for, as said and by its date ("后天（1月16日）"); "" when none was said."""
+    if not isinstance(said, str) or not said:
+        return ""
+    when = parse_time_phrase(said, view.now)
+    return f"{said}（{when.at.month}月{when.at.day}日）" if when is not None and when.at is not None else said
 
 
 def _refused(base: Mapping[str, Any], out: str, into: str, allowed: frozenset[str],
@@ -162,7 +174,8 @@ def _never(text: str) -> None:
 # question's answer ("想把哪道换成…？" → "2") plans again with all of it
 _CHANGES = (SlotSpec("swaps", SlotType.CHOICE, "把哪道菜换成哪道？", required=False, extract=_never),
             SlotSpec("avoid", SlotType.CHOICE, "哪道菜不要？", required=False, extract=_never),
-            SlotSpec("extra", SlotType.CHOICE, "再加什么菜？", required=False, extract=_never))
+            SlotSpec("extra", SlotType.CHOICE, "再加什么菜？", required=False, extract=_never),
+            SlotSpec("day", SlotType.TEXT, "哪天吃？", required=False, extract=_never))
 
 
 SPEC = SkillSpec(

@@ -34,8 +34,15 @@ def extract_item(text: str) -> str | None:
     named = load_catalog().mentions(text)
     if len(named) == 1:
         return str(named[0][1])
-    said = None if named else (_ASKED_LAST.search(text) or _ASKED_ABOUT.match(text))  # "粉丝还有几把", "还有几根黄瓜"
-    return said.group("name") if said else None
+    if named:
+        return None
+    for said in (_ASKED_LAST.search(text), _ASKED_ABOUT.match(text)):  # "还有几根黄瓜", "粉丝还有几把"
+        if said is not None and not _PARTICLE.fullmatch(said.group("name")):
+            return said.group("name")
+    return None
+
+
+_PARTICLE = re.compile(r"(?:来着|了|呢|呀|啊|吗|哦|啦)+")
 
 
 def _how_much(params: Mapping[str, Any], m: re.Match[str], entity: Entity | None,

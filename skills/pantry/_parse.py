@@ -26,9 +26,9 @@ _UNITS_PIECE = ("个", "颗", "只", "枚", "根", "棵", "头")
 _UNITS_OTHER = ("盒", "袋", "包", "把", "块", "瓶", "盒", "板", "条", "斤装")
 _UNIT = "|".join(sorted([*_UNITS_G, *_UNITS_PIECE, *_UNITS_OTHER], key=len, reverse=True))
 _QTY = re.compile(rf"({_NUM})\s*({_UNIT})", re.IGNORECASE)
-_EMPTY = re.compile(r"(用完|吃完|没了|没有了|用光|吃光|扔了|坏了|清空)")
+_EMPTY = re.compile(r"(用完|吃完|喝完|没了|没有了|木有了|用光|吃光|喝光|扔了|坏了|清空|见底了)")
 _ADD = re.compile(r"(买了|又买|新买|添了|加了|多了|囤了)")
-_SUB = re.compile(r"(用了|吃了|用掉|吃掉|拿了|做了)")
+_SUB = re.compile(r"(用了|吃了|喝了|用掉|吃掉|喝掉|拿了|做了|炒了|煮了|蒸了|煎了|炖了|烧了|烤了|吃$)")
 # 一打鸡蛋 (12), 半打 (6), 两打 (24): eggs and the like are bought by the dozen (never 打了 / 打球)
 _DOZEN = re.compile(r"(半|\d+|[一两二三四五六七八九十]+)\s*打(?![了过完球车卡针算听电扫])")
 # 十来个 / 二十多个 / 三斤多: about that many (the stock is kept as the round number)
@@ -112,15 +112,24 @@ def _named_between(clause: str, start: int, end: int) -> bool:
 
 # a thing counted with a unit and named right after it, unknown to the catalog: 一把粉丝, 两包挂面
 _COUNTED = re.compile(rf"(?:{_NUM})\s*(?:{_UNIT})(?P<name>[\u4e00-\u9fff]{{1,5}}?)(?:了|的|吧|啊|呀)?$", re.IGNORECASE)
-_NOT_A_THING = re.compile(r"[了过着吗呢吧都也还又是在要想能会]|钱|小时|分钟|钟头|时间|天|人|次|点|号|月|年|公里")
+_NOT_A_THING = re.compile(r"[了过着吗呢吧都也还又是在要想能会我你他她它这那啥不没剩]|钱|小时|分钟|钟头|时间|天|人|次|点|号|月|年|公里")
+# the whole store, not one thing of it ("冰箱里的菜都吃完了": everything is gone)
+_STORE = re.compile(r"菜|东西|食材|吃的|喝的|饭|存货|库存|冰箱|冰箱里|家里")
+# what is done with it, said after the thing ("三个蛋煎了", "两瓶喝掉了"): not part of its name
+_USED_AFTER = re.compile(r"(?:吃|喝|用|煮|炒|蒸|炖|拿|做|煎)+(?:掉|完|光)?$")
+# a thing the catalog does not know, all gone: 啤酒喝光了, 挂面都吃完了
+_GONE = re.compile(r"^(?:家里的?|冰箱里的?)?(?P<name>[\u4e00-\u9fff]{1,5}?)(?:都|全|也)?(?:(?:喝|吃|用)(?:完|光)了"
+                   r"|一[个瓶盒袋包根颗只块把]?(?:都|也)?(?:没了|没有了|木有了|不剩了?))")
 
 
 def _unknown(clause: str) -> list[tuple[str, str]]:
-    """A thing the catalog does not know, counted in the clause ("一把粉丝"): kept under the name said."""
-    m = _COUNTED.search(clause)
-    if m is None or _NOT_A_THING.search(m.group("name")):
-        return []
-    return [(m.group("name"), m.group("name"))]
+    """A thing the catalog does not know, counted in the clause ("一把粉丝") or said to be gone ("啤酒喝光了"):
+    kept under the name said."""
+    for m in (_COUNTED.search(clause), _GONE.search(clause)):
+        name = _USED_AFTER.sub("", m.group("name")) if m is not None else ""
+        if name and not _NOT_A_THING.search(name) and not _STORE.fullmatch(name):
+            return [(name, name)]
+    return []
 
 
 def parse_pantry(text: str, catalog: Catalog | None = None) -> list[PantryChange]:

@@ -129,8 +129,8 @@ def _restore(session: Session, user: str, msg_id: str, held: Mapping[str, Any]) 
 
 
 EVERYTHING = "全部食材"
-_CLEAR = re.compile(r"(?:冰箱|家里|库存|存货|囤货|食材)[^，,。]{0,6}?(?:清空|空了|都扔了|全扔了|都吃完了|全吃完了|都用完了|全用完了|"
-                    r"吃光了|用光了|啥都没了|什么都没了)|清空(?:一下)?(?:冰箱|库存|食材)")
+_CLEAR = re.compile(r"(?:冰箱|家里|库存|存货|囤货|食材)[^，,。]{0,8}?(?:清空|清掉|清除|清光|清理掉|空了|都扔了|全扔了|都吃完了|"
+                    r"全吃完了|都用完了|全用完了|吃光了|用光了|啥都没了|什么都没了)|(?:清空|清掉|清理)(?:一下)?(?:冰箱|库存|食材)")
 
 
 def _expanded(session: Session, user: str, changes: list[PantryChange]) -> list[PantryChange]:
@@ -175,6 +175,20 @@ def _record(view: ExecView, services: Any, changes: list[PantryChange],
     return applied, held, left
 
 
+def _as_stocked(engine: Engine, user: str, changes: list[PantryChange]) -> list[PantryChange]:
+    """``changes`` with an item said by a shorter word applied to the one stocked item it names ("做饭用了三个蛋" when
+    鸡蛋 is stocked): the stock of 鸡蛋 goes down, no new item called 蛋 appears."""
+    rows = read_pantry(engine, user)
+    out: list[PantryChange] = []
+    for change in changes:
+        if change["name"] != EVERYTHING and not any(r.name == change["name"] for r in rows):
+            held = held_as(rows, said_name(change))
+            if len(held) == 1:
+                change = {**change, "name": held[0].name, "said": word(held[0])}
+        out.append(change)
+    return out
+
+
 def _said(changes: list[PantryChange], left: Mapping[str, str]) -> str:
     return "、".join(describe_change(c) + (f"（{left[c['name']]}）" if c["name"] in left else "")
                     for c in changes)
@@ -185,6 +199,7 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
     changes = _changes(params)
     if not changes:
         return SkillResult("没听出来要记哪些食材，可以这样说：“冰箱里有鸡蛋6个、西红柿4个”。", ok=False)
+    changes = _as_stocked(services.db, view.user, changes)
     applied, held, left = _record(view, services, changes)
     reply = f"好的，记下了：{_said(changes, left)}。" if applied else f"这条已经记过了：{_said(changes, {})}。"
     dto = {"changes": [describe_change(c) for c in changes], "applied": applied}
@@ -291,7 +306,7 @@ SPEC = SkillSpec(
     name="pantry",
     description="家里现有食材（冰箱库存）",
     help="冰箱：比如“冰箱里有鸡蛋6个”“冰箱里还有什么”",
-    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
+    objects=(DomainObject("pantry", ("冰箱", "冰箱里", "冰箱里的东西", "冰箱的东西", "冰箱里面的东西", "冷藏室", "冷冻室", "食材", "库存", "存货", "囤货", "家里的菜",
                                      "家里的食材", "家里的东西", "储物柜"),
                           ((Operation.SEE, "pantry.view"), (Operation.CREATE, "pantry.update"),
                            (Operation.CHANGE, "pantry.update"), (Operation.DELETE, "pantry.update")), noun="食材",

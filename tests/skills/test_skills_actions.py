@@ -41,9 +41,10 @@ def test_dinner_spec_slots() -> None:
     action = DINNER.actions[0]
     assert action.intent == "dinner.plan" and not action.writes
     assert [s.name for s in action.slots][:3] == ["people", "budget", "dietary"]
-    # the rest keep what follow-ups changed (swaps, dishes left out, dishes added): never asked, never read from words
+    # the rest keep what follow-ups changed (swaps, dishes left out, dishes added, the day of a new table): never
+    # asked, never read from words
     kept = action.slots[3:]
-    assert [s.name for s in kept] == ["swaps", "avoid", "extra"]
+    assert [s.name for s in kept] == ["swaps", "avoid", "extra", "day"]
     assert all(not s.required and not s.ask_once and s.extract is not None and s.extract("把汤换成紫菜蛋花汤") is None
                for s in kept)
     people = action.slot("people")
