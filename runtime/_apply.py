@@ -256,25 +256,27 @@ def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
     parts = list(match.params.get("parts") or ())
     together = list(match.params.get("together") or ())
     reads = list(match.params.get("reads") or ())
+    intents = list(match.params.get("intents") or ())
     for n, part in enumerate(parts):
+        said = intents[n] if n < len(intents) else None  # decided once, with the message: what each part asks
         ctx = turn.ctx
         held = ctx.pending_confirmation
         if n and held is not None and ctx.active is None and ctx.clarification is None \
                 and n < len(together) and together[n] and together[n - 1]:
             # complete writes side by side: each asked now, one yes for all ("今天称了65公斤 还跑了半小时步")
             ctx.pending_confirmation = None
-            engine.run_part(turn, part, n)
+            engine.run_part(turn, part, n, intent=said)
             if ctx.pending_confirmation is not None and ctx.active is None and ctx.clarification is None:
                 held.also.append(ctx.pending_confirmation)
             ctx.pending_confirmation = held
             continue
         if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
             if n < len(reads) and reads[n] and ctx.clarification is None:
-                engine.run_part(turn, part, n)  # a question beside a task that waits: answered now (§3.4)
+                engine.run_part(turn, part, n, intent=said)  # a question beside a waiting task: answered now
                 continue
             ctx.queued = [p.keep() for p in parts[n:]] + ctx.queued
             break
-        engine.run_part(turn, part, n)
+        engine.run_part(turn, part, n, intent=said)
     pending = turn.ctx.pending_confirmation
     if pending is not None and pending.also:
         turn.say(texts.CONFIRM_ALL.format(n=texts.count_word(1 + len(pending.also))))

@@ -25,8 +25,9 @@ class Carrier(Protocol):
     cascade: Any
     parser: Parser
 
-    def run_part(self, turn: TurnState, frame: Frame, part: int) -> None:
-        """Decide and carry out ``frame`` as one request of the turn's message (its ``part``-th)."""
+    def run_part(self, turn: TurnState, frame: Frame, part: int, *, intent: str | None = None) -> None:
+        """Carry out ``frame`` as one request of the turn's message (its ``part``-th): as ``intent`` when the
+        message's reading decided it, else decided now."""
 
 
 MAX_REPEATS = 2

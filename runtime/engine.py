@@ -171,15 +171,17 @@ class Engine:
         trace.state_after = snapshot(ctx, self.registry)
         return turn
 
-    def run_part(self, turn: TurnState, frame: Frame, part: int) -> None:
-        """Decide and carry out ``frame`` as the ``part``-th request of the turn's message (a write of a part
-        is keyed by the message id and the part, so a retried message repeats nothing)."""
+    def run_part(self, turn: TurnState, frame: Frame, part: int, *, intent: str | None = None) -> None:
+        """Carry out ``frame`` as the ``part``-th request of the turn's message — as ``intent`` when the reading
+        of the whole message decided it, else decided now (a request kept for later). A write of a part is
+        keyed by the message id and the part, so a retried message repeats nothing."""
         whole, said = turn.inbound, turn.frame
         turn.inbound = whole.model_copy(update={"msg_id": whole.msg_id if not part else f"{whole.msg_id}:{part}"})
         turn.frame = frame
         try:
             decided = self._turn_input(turn)
-            match = self.cascade.decide(decided)
+            match = self.cascade.decide(decided) if intent is None else \
+                Match(Stage.RULES, Kind.INTENT, intent=intent, confidence=0.9, detail=f"part {part}: {intent}")
             if part:
                 turn.trace.detail += f"; then {match.intent}"
             apply_match(self, turn, match, decided.view, decided.summary)

@@ -33,7 +33,7 @@ _COUNTS = ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九",
 def count_word(n: int) -> str:
     """A small count as said in Chinese (两, not 二)."""
     return _COUNTS[n] if 0 <= n < len(_COUNTS) else str(n)
-RESUME_OFFER = "刚才{task}还没完成，要继续吗？回复“继续”即可。"
+RESUME_OFFER = "刚才{task}还没完成，想接着来就回复“继续”。"
 REPEAT_PENDING = "（接着刚才的：{question}）"
 INVALID_HINT = "没太明白，{hint}{question}"
 ADVICE = "{hint}。{question}"

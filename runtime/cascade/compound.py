@@ -23,7 +23,7 @@ from runtime.understand.slots import extract_all
 
 __all__ = ["CompoundStage", "PieceReader"]
 
-_JOINS = re.compile(r"[，,。；;！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
+_JOINS = re.compile(r"[，,。；;：:！!？?\s]+|(?=顺便|另外|还有|然后|同时|再帮我|也帮我|还要|并且)")
 _STARTS = re.compile(r"(?:开始|起)$")
 
 
@@ -91,6 +91,22 @@ class PieceReader:
         return any(isinstance(v, list) and isinstance(alone.get(k), list) and len(v) > len(alone[k])
                    for k, v in joined.items())
 
+    def separate(self, intent: str, before: str, piece: str) -> bool:
+        """Whether ``piece`` is one more request of ``intent`` beside ``before`` rather than more of it: each
+        holds every required value by itself, and said together those values would not read as one (two
+        times: "周三早上7点半交水费，周四中午12点给妈妈打电话"; not "后天下午提醒我取快递，大概4点吧")."""
+        found = self._registry.for_intent(intent)
+        required = [s for s in found[1].slots if s.required] if found is not None else []
+        if found is None or not required:
+            return False
+        now = datetime.now().astimezone()
+        alone = extract_all(found[1], before, now), extract_all(found[1], piece, now)
+        if any(s.name not in said for s in required for said in alone):
+            return False
+        joined = extract_all(found[1], f"{before}，{piece}", now)
+        return any(s.check is not None and joined.get(s.name) is not None and s.check(joined[s.name]) is not None
+                   for s in found[1].slots)
+
     def complete(self, intent: str, words: str) -> bool:
         """Whether ``words`` give ``intent`` everything it needs."""
         found = self._registry.for_intent(intent)
@@ -119,11 +135,18 @@ class CompoundStage:
         self._extends = reader.extends
         self._shares = reader.shares
         self._complete = reader.complete
+        self._separate = reader.separate
         self._read_only = read_only
         self._confirms = confirms
 
     def parts(self, text: str) -> list[tuple[str, str]]:
         """(intent, words) of each request in ``text``, in order; one part when it is a single request."""
+        return self._split(text)[0]
+
+    def _split(self, text: str) -> tuple[list[tuple[str, str]], set[str]]:
+        """:meth:`parts`, and the pieces read as one more request of the kind before them (their intent is
+        the list's, decided with the whole message)."""
+        listed: set[str] = set()
         parts: list[tuple[str | None, str]] = []
         lead = ""
         for piece in (p.strip() for p in _JOINS.split(text)):
@@ -134,6 +157,10 @@ class CompoundStage:
                 continue
             piece, lead = f"{lead}{piece}", ""
             intent = self._read(piece)
+            if intent is None and parts and (kind := parts[-1][0]) is not None \
+                    and self._separate(kind, parts[-1][1], piece):
+                intent = kind  # one more of a list of requests of a kind ("设三个提醒：周三…，周四…，周五…")
+                listed.add(piece)
             if parts and (intent is None or parts[-1][0] is None or self._same(parts[-1], (intent, piece))):
                 before, said = parts[-1]
                 parts[-1] = (before or intent, f"{said}，{piece}")
@@ -150,7 +177,7 @@ class CompoundStage:
                     parts[n:n + 2] = [(winner, f"{parts[n][1]}，{parts[n + 1][1]}")]
                     merged = True
                     break
-        return [(i, w) for i, w in parts if i]
+        return [(i, w) for i, w in parts if i], listed
 
     def _same(self, before: tuple[str | None, str], piece: tuple[str, str]) -> bool:
         return before[0] == piece[0] and not (self._complete(piece[0], before[1]) and self._complete(*piece))
@@ -170,13 +197,15 @@ class CompoundStage:
     def match(self, turn: TurnInput) -> Match | None:
         if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
             return None
-        found = self.parts(turn.frame.text)
+        found, listed = self._split(turn.frame.text)
         tasks = [p for p in found if p[0] not in self._read_only]
         if len(found) < 2 or not tasks:
             return None  # one request (a question beside a task is the rules' "also")
         together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
+        kinds = [words in listed for _, words in found]
         parts = [Frame(words, turn.frame.now, turn.frame.lang) for _, words in found]
         reads = [intent in self._read_only for intent, _ in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
-                     params={"parts": parts, "together": together, "reads": reads},
+                     params={"parts": parts, "together": together, "reads": reads,
+                             "intents": [intent if listed else None for (intent, _), listed in zip(found, kinds, strict=True)]},
                      detail="compound: " + " + ".join(intent for intent, _ in found))

@@ -88,7 +88,23 @@ def select_targets(active: Sequence[ActiveReminder], target: int | str) -> list[
     if not words:
         return []
     exact = [r for r in active if r.content == words]
-    return exact or [r for r in active if words in r.content or r.content in words]
+    if exact:
+        return exact
+    said = [r for r in active if words in r.content or r.content in words]
+    # "吃药那个" for 吃降压药: the words said in order, with a little between them, name it when one fits
+    loose = [r for r in active if len(words) >= 2 and _in_order(words, r.content)]
+    return said or (loose if len(loose) == 1 else [])
+
+
+def _in_order(words: str, content: str) -> bool:
+    """Whether ``words`` appear in ``content`` in order, each after the one before (吃药 in 吃降压药)."""
+    at = 0
+    for ch in words:
+        at = content.find(ch, at)
+        if at < 0:
+            return False
+        at += 1
+    return True
 
 
 def cancel(engine: Engine, reminder_ids: Sequence[int]) -> int:
