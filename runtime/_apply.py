@@ -14,6 +14,7 @@ from runtime.context import Clarification, ClarifyOption
 from runtime.skill import UNKNOWN
 from runtime.summary import describe_params
 from runtime.turn import Stage
+from runtime.understand import Frame
 from runtime.views import ModelSummary, RouterView
 
 
@@ -50,6 +51,9 @@ def _cancel(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     if ctx.pending_confirmation is not None:
         ctx.pending_confirmation = None
         turn.say(texts.CANCELLED_CONFIRMATION)
+        if match.params.get("then") is not None:
+            _then(engine, turn, match)
+            return
     elif ctx.active is not None:
         turn.say(texts.CANCELLED_TASK.format(task=engine.registry.task_name(ctx.active.intent)))
         ctx.active = None
@@ -88,7 +92,17 @@ def _confirm(engine: Carrier, turn: TurnState, match: Match, view: RouterView, s
         return
     turn.trace.intent = pending.intent
     engine.dialogue.confirm(turn)
+    _then(engine, turn, match)
     repeat_pending(turn)
+
+
+def _then(engine: Carrier, turn: TurnState, match: Match) -> None:
+    """What a yes or a no went on to ask ("对，另外周四是什么节"): carried out after it, as a part of the message."""
+    then = match.params.get("then")
+    if isinstance(then, Frame):
+        said = (turn.trace.intent, turn.trace.skill, turn.trace.action)
+        engine.run_part(turn, then, 1)
+        turn.trace.intent, turn.trace.skill, turn.trace.action = said  # the turn answered the yes/no
 
 
 def _reset(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:

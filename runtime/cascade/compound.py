@@ -201,11 +201,17 @@ class CompoundStage:
         tasks = [p for p in found if p[0] not in self._read_only]
         if len(found) < 2 or not tasks:
             return None  # one request (a question beside a task is the rules' "also")
+        # a request that needs no yes goes before one that waits for it ("今天游了1000米，明晚7点提醒我续卡": the
+        # reminder is set, then the workout asked about), so nothing said together waits on another's yes
+        found = [p for p in found if p[0] not in self._confirms] + [p for p in found if p[0] in self._confirms]
         together = [intent in self._confirms and self._complete(intent, words) for intent, words in found]
         kinds = [words in listed for _, words in found]
         parts = [Frame(words, turn.frame.now, turn.frame.lang) for _, words in found]
         reads = [intent in self._read_only for intent, _ in found]
         return Match(self.stage, Kind.COMPOUND, intent=found[0][0], confidence=0.9,
                      params={"parts": parts, "together": together, "reads": reads,
-                             "intents": [intent if listed else None for (intent, _), listed in zip(found, kinds, strict=True)]},
+                             # a request is carried out as read here; a question is read again when its turn
+                             # comes, against what the parts before it showed ("…，只能周六周日练" after a plan)
+                             "intents": [intent if listed or intent not in self._read_only else None
+                                         for (intent, _), listed in zip(found, kinds, strict=True)]},
                      detail="compound: " + " + ".join(intent for intent, _ in found))

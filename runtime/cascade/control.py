@@ -21,8 +21,12 @@ class ControlStage:
         if not said.word:
             return None
         if view.pending_confirmation:
-            if said.reply is not None:
-                return Match(self.stage, Kind.CONFIRM if said.reply else Kind.CANCEL, detail=said.reply_detail)
+            if said.reply is not None:  # and what it goes on to ask, carried out after it
+                more = turn.frame.part_of(said.then) if said.then else None
+                asks = more is not None and (more.rule is not None or more.question)  # "对 就是昨晚" asks nothing
+                then = {"then": more} if asks else {}
+                return Match(self.stage, Kind.CONFIRM if said.reply else Kind.CANCEL, detail=said.reply_detail,
+                             params=then)
         elif said.confirm_word:
             return Match(self.stage, Kind.CONFIRM, detail="nothing pending")
         if said.cancel:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from runtime.parsers.correction import CORRECTION
-from runtime.understand.lexicon import unexplained, yes_no
+from runtime.understand.lexicon import explained, operations, unexplained, yes_no
 
 __all__ = ["ControlReading", "read_control"]
 
@@ -73,6 +73,7 @@ class ControlReading:
     help: bool = False
     reply: bool | None = None
     reply_detail: str = ""
+    then: str = ""  # what a yes or a no said first goes on to ask ("对，另外周四是什么节"), to carry out after it
 
 
 def _reply(word: str, raw: str) -> tuple[bool | None, str]:
@@ -94,6 +95,12 @@ def _reply(word: str, raw: str) -> tuple[bool | None, str]:
     return None, ""
 
 
+# a yes or a no said first, then something else asked: "对 另外周四是愚人节吧", "好的，顺便看看明天天气"
+_LEADING_REPLY = re.compile(r"^(确认|确定|好的?|行|可以|没问题|嗯+|对的?|是的?|不用了?|不要了?|算了|先不了?)"
+                            r"(?:[吧啊呀哦了]*)[，,。.!！\s]+(?P<then>.+)$")
+_SAYS_NOTHING = re.compile(r"^[\s，,。.!！~～吧啊呀哦了的嘛呗哈谢谢多麻烦你]*$")
+
+
 def read_control(text: str) -> ControlReading:
     """The control words of ``text`` (the normalised message)."""
     raw = _TRIM.sub("", text.strip().lower())
@@ -101,6 +108,10 @@ def read_control(text: str) -> ControlReading:
     if not word:
         return ControlReading()
     reply, detail = _reply(word, raw)
+    then = ""
+    said_more = _then(text)
+    if said_more is not None:
+        (reply, then), detail = said_more, f"{'yes' if said_more[0] else 'no'}, then more"
     return ControlReading(
         word=word,
         confirm_word=word in ("确认", "确定", "确认一下", "确定吧"),
@@ -110,4 +121,19 @@ def read_control(text: str) -> ControlReading:
         continue_loose=len(raw) <= 10 and bool(_CONTINUE_ANY.match(raw) or "继续" in raw),
         reset=word in RESET or raw in RESET,
         help=word in HELP or raw in HELP or _asks_abilities(raw),
-        reply=reply, reply_detail=detail)
+        reply=reply, reply_detail=detail, then=then)
+
+
+def _then(text: str) -> tuple[bool, str] | None:
+    """A yes or a no said first and then something else asked: the reply and what follows it."""
+    lead = _LEADING_REPLY.match(text.strip())
+    then = lead.group("then").strip() if lead is not None else ""
+    if lead is None or _SAYS_NOTHING.match(then) or CORRECTION.search(then):
+        return None
+    rest = _TRIM.sub("", then.lower())
+    ops = operations(then)
+    if _reply(_normalise(then), rest)[0] is not None or (ops and explained(then, [s for _, s in ops])) \
+            or _normalise(then) in CONTINUE | CANCEL | RESET or _CONTINUE_ANY.match(rest):
+        return None  # "嗯 记上吧", "好，继续": all of it is the reply
+    first, _ = _reply(_normalise(lead.group(1)), lead.group(1))
+    return (first, then) if first is not None else None

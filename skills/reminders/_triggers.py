@@ -61,7 +61,10 @@ TRIGGERS: tuple[Trigger, ...] = (
         pattern=(
             r"提醒我|提醒一下我|(\d|点|分钟|小时|钟|早上|早晨|上午|中午|下午|晚上|明天|后天|明早).{0,12}(叫|喊)我|"
             r"(叫|喊)我.{0,4}(起床|起来)|记得提醒|别让我忘|设(个|一个|置)?.{0,4}(提醒|闹钟)|定(个|一个)?闹钟|"
-            r"到时候?(告诉|通知)我"
+            r"到时候?(告诉|通知)我|"
+            # "帮我提醒一下明早8点…", "帮我记住明天上午十点…": asked to remind, with the time said right after
+            r"(帮我|给我|你|麻烦你?)(提醒|记住|记着|记好)(一下|一声)?(?=.{0,3}(今天|明天|后天|大后天|今晚|明早|明晚|早上|上午|"
+            r"中午|下午|晚上|周|星期|礼拜|下周|\d|[一二两三四五六七八九十]+点))"
         ),
         # someone else reminding me is a story, not a request: 我老婆总是提醒我少喝酒; a question about the
         # reminders already set is a look at them: 我设了哪些提醒
