@@ -54,15 +54,21 @@ _YES = re.compile(r"确认|确定|没问题|没毛病|没错|不错|正确|都�
                   r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔")
 
 
+# the day or the part of it a yes may repeat ("没错，昨天晚上", "是滴 上周六那天"): it restates, it asks nothing
+_DAY_AGAIN = re.compile(r"(?:大?前|昨|今|大?后)(?:天|日|晚|早|夜|儿)|(?:上上?|这|本)?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]"
+                        r"|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|那天|那会儿?|那次|当天|的时候|那个点")
+
+
 def yes_no(text: str) -> bool | None:
     """True for a yes, False for a no, None when ``text`` is more than a yes or a no (a correction, a
-    request of its own): only the yes/no words and function words may be in it."""
+    request of its own): only the yes/no words and function words may be in it — and, beside a yes, the
+    day it repeats ("对，就昨晚")."""
     t = text.strip().lower()
     yes = [m.span() for m in _YES.finditer(t)]
     no = [m.span() for m in _NO.finditer(t) if not any(a <= m.start() < b for a, b in yes)]
     if no and explained(t, no + yes):
         return False
-    if yes and not no and explained(t, yes):
+    if yes and not no and explained(t, yes + [m.span() for m in _DAY_AGAIN.finditer(t)]):
         return True
     return None
 
@@ -167,11 +173,15 @@ def explained(text: str, spans: list[Span], *, slack: int = 0) -> bool:
 
 # "那广州呢" / "明天呢" / "那要是周四呢" / "换成上海" / "不对，是6个人": a message that only makes sense
 # against the last query's frame. The fragment is handed to that query's slot extraction.
-_LEAD = r"^(?:哦|噢|啊|呃|额|嗯|哎呀|哎|唉|诶|欸|不用了|算了|还是|要不)?[，,]?"  # "不用了，改成9点半"
+_LEAD = (r"^(?:哦|噢|啊|呃|额|嗯|哎呀|哎哟|哎|唉|诶|欸|不用了|算了|还是|要不|等等|等会儿?|等一下|慢着)?"
+         r"[，,\s]?")  # "不用了，改成9点半"
+# "记错了" / "我说错了" / "搞错日子了": the speaker owns a slip before saying what is right
+_SLIP = r"(?:我|刚才|刚刚)?(?:记|说|写|填|输|打|搞|弄|看)错(?:日子|天|时间|数|了|啦)*"
 _FOLLOW_UP = re.compile(
     _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
-_CORRECTED = re.compile(_LEAD + r"(?:不对|不是|错了|说错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
+_CORRECTED = re.compile(_LEAD + rf"(?:{_SLIP}[，,、。\s]*(?:(?:不对|不是)[，,、。\s]*)?|不对|不是|错了)[，,、。\s]*"
+                        r"(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
 
 
 # "提前半小时提醒我" right after a reminder was set: the time of the last task, moved earlier

@@ -129,6 +129,9 @@ def _clause_days(text: str) -> set[int]:
     return days
 
 
+_ASKS = re.compile(r"[吗么嘛？?]|啥|什么|哪些|几|呢$")
+
+
 def extract_days(text: str) -> list[int] | None:
     """The free weekdays ``text`` states (0 = Monday): "只有周末有空" → [5, 6]; "周二周四晚上有空" → [1, 3];
     "工作日没空" → [5, 6]; None when it says nothing of free days. Each clause says free or busy days
@@ -137,7 +140,7 @@ def extract_days(text: str) -> list[int] | None:
     busy: set[int] = set()
     for clause in _CLAUSE_BREAK.split(text):
         days = _clause_days(clause)
-        if not days:
+        if not days or _ASKS.search(clause):  # "周六要练吗" asks about a day, it does not free it
             continue
         if re.search(_BUSY, clause):
             busy |= days

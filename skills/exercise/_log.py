@@ -159,13 +159,14 @@ def confirm_log(params: Mapping[str, Any]) -> str:
 
 
 _DENIED = re.compile(r"^.*?(?:不是|不对)[^，,。；;]*[，,。；;]\s*")
-_SAID_INSTEAD = re.compile(r"(?:^|[，,。；;\s])\s*(?:而是|应该是|其实是|改成|换成|是)")
+_SAID_INSTEAD = re.compile(r"而是|应该是|其实是|改成|换成|(?<!不)是")
 
 
 def _instead(fragment: str) -> str:
-    """The words a correction says instead ("昨天，是前天晚上" → "前天晚上"), not the ones it denies."""
-    marks = list(_SAID_INSTEAD.finditer(fragment))
-    return fragment[marks[-1].end():] if marks else _DENIED.sub("", fragment)
+    """The words a correction says instead ("昨天，是前天晚上" → "前天晚上", "不是周二是周三" → "周三"), not the
+    ones it denies."""
+    marks = [m for m in _SAID_INSTEAD.finditer(fragment) if fragment[m.end():].strip()]
+    return fragment[marks[-1].end():].strip() if marks else _DENIED.sub("", fragment)
 
 
 def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:

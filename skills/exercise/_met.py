@@ -60,8 +60,8 @@ def activities() -> dict[str, Activity]:
 DEFAULT_WEIGHT_KG = 60.0
 
 
-# what people put inside a verb-object activity: 游完泳, 跳了20分钟绳, 跑了会儿步, 打了场球
-_SPLIT_FILLER = r"(?:了|完|过|着|会儿?|一会儿?|场|趟|[\d零一二两三四五六七八九十百半.]+\s*(?:个)?(?:分钟|小时|钟头|公里|千米|圈|次|下)?)*"
+# what people put inside a verb-object activity: 游完泳, 跳了20分钟绳, 跑了会儿步, 打了场球, 打了一个钟波
+_SPLIT_FILLER = r"(?:了|完|过|着|会儿?|一会儿?|场|趟|[\d零一二两三四五六七八九十百半.]+\s*(?:个)?(?:分钟|小时|钟头|钟|公里|千米|圈|次|下)?)*"
 
 
 @lru_cache(maxsize=1)

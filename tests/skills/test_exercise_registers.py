@@ -1,0 +1,90 @@
+"""Workouts, periods and plans as people type them: clauses parted only by spaces, a period from a day until
+now, how often a week, a question about one day of a shown plan."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from runtime.understand.lexicon import follow_up_fragment, is_correction
+from skills.exercise import corrected_log, extract_days, extract_entries, extract_period, resolve_period
+from skills.exercise._plan import extract_sessions, weekly_plan
+from skills.exercise._plan_follow import FOLLOW_UPS
+
+TODAY = date(2026, 12, 10)  # a Thursday
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("前天游了四十分钟 昨天又跑了六公里", ["前天", "昨天"]),
+    ("上周二快走一个小时 上周四跳绳十五分钟 腿都软了", ["上周二", "上周四"]),
+    ("1号晚上骑车二十公里 3号早上爬山俩小时", ["1号晚上", "3号早上"]),
+    ("周一做了半小时瑜伽  周三打了一个钟羽毛球", ["周一", "周三"]),
+    ("昨天早上跑了5公里 晚上又游了半小时", ["昨天早上", "昨天晚上"]),
+])
+def test_workouts_parted_only_by_spaces_are_each_on_their_day(text: str, days: list[str]) -> None:
+    assert [e.get("day") for e in extract_entries(text) or []] == days
+
+
+@pytest.mark.parametrize("text", ["昨天 跑了5公里", "游了半小时 累趴了", "跑了 五公里 用了半小时"])
+def test_a_space_inside_one_workout_parts_nothing(text: str) -> None:
+    assert extract_entries(text) is None
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    ("上周三到现在练了几次", date(2026, 12, 2)),
+    ("从5号开始到今天跑了几回", date(2026, 12, 5)),
+    ("11月20号以来一共运动了多少次", date(2026, 11, 20)),
+    ("自打上个月28号起游了几趟", date(2026, 11, 28)),
+    ("前天到现在动了几回", date(2026, 12, 8)),
+])
+def test_a_period_from_a_day_until_now(text: str, start: date) -> None:
+    said = extract_period(text)
+    period = resolve_period(said or "", TODAY)
+    assert period is not None and (period.start, period.end) == (start, TODAY)
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("每周练三次", 3), ("一个礼拜能去两回", 2), ("每星期运动4天", 4), ("我想每天都练", 7), ("一周就练一次吧", 1),
+    ("帮我做个计划", None),
+])
+def test_sessions_a_week(text: str, count: int | None) -> None:
+    assert extract_sessions(text) == count
+
+
+def test_a_plan_keeps_the_sessions_asked_for_when_something_is_added() -> None:
+    week = weekly_plan("减脂", None, 40, per_week=2, add=["力量训练"])
+    assert len(week.days) == 2 and all(d.minutes == 40 for d in week.days)
+    assert any("力量训练" in (d.activity + d.note) for d in week.days)
+
+
+_DAY_ASKED = FOLLOW_UPS.questions[0]
+
+
+@pytest.mark.parametrize(("text", "weekday"), [
+    ("礼拜二排的是什么", 1), ("星期四干嘛", 3), ("周日要练吗", 6), ("那周五呢", 4), ("周一都练些啥来着", 0),
+])
+def test_a_question_about_one_day_of_the_plan(text: str, weekday: int) -> None:
+    m = re.search(_DAY_ASKED.pattern, text)
+    assert m is not None and m.group(0) == text
+    assert (_DAY_ASKED.apply({}, m, None, {}) or {}).get("day_asked") == weekday
+
+
+@pytest.mark.parametrize("text", ["周六要练吗", "周三有安排吗", "礼拜天练啥"])
+def test_a_question_about_a_day_frees_no_day(text: str) -> None:
+    assert extract_days(text) is None
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("哎呀记错了 不是昨天 是前天", "前天"),
+    ("我说错了，应该是上周六", "上周六"),
+    ("搞错日子了 是大前天晚上", "大前天晚上"),
+    ("等等 写错了 不是周二是周三", "周三"),
+    ("刚才记错啦，其实是前天早上", "前天早上"),
+])
+def test_a_slip_owned_then_the_right_day(text: str, day: str) -> None:
+    assert is_correction(text)
+    fragment = follow_up_fragment(text)
+    assert fragment is not None
+    assert (corrected_log({"activity": "瑜伽", "minutes": 30.0, "day": "昨天"}, fragment) or {}).get("day") == day
