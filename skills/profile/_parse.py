@@ -13,7 +13,8 @@ from runtime.skill.parsers import parse_restrictions, parse_value
 from skills.weather import find_city
 
 __all__ = ["CONDITIONS", "GOALS", "extract_allergies", "extract_city", "extract_conditions", "extract_dislikes",
-           "extract_bare_value", "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]
+           "extract_bare_value", "extract_field", "extract_goal", "extract_height", "extract_target_weight",
+           "extract_weight", "parse_goal"]
 
 GOALS = ("减脂", "增肌", "控糖", "保持")
 _GOAL_WORDS = (
@@ -75,14 +76,57 @@ def extract_height(text: str) -> float | None:
     return float(value) if isinstance(value, int | float) and 120 <= value <= 230 else None
 
 
-_TARGET = re.compile(r"(?:想|要|打算|争取|希望)(?:减|瘦|降|增|长|练)到|目标体重|理想体重|目标(?:是|定在|设在)?\s*[\d一二两三四五六七八九十百]")
+_TARGET = re.compile(r"(?:想|要|打算|争取|希望|准备|计划)(?:先)?(?:减|瘦|降|增|长|练|涨|增重)到|目标体重|理想体重"
+                     r"|目标(?:是|定在|设在|定为|设为)?\s*(?=[\d一二两三四五六七八九十百])")
+# where the weight wished for ends: a clause break, or the weight now said after it ("目标65 现在58")
+_TARGET_END = re.compile(r"[，,。；;！!？?\s]|现在|目前|当前|如今|眼下")
+_NOW = re.compile(r"(?:现在|目前|当前|如今|眼下)(?:的)?(?:体重)?(?:是|有|才|都|已经)?\s*"
+                  r"([\d.一二两三四五六七八九十百点]+\s*(?:斤|公斤|kg|KG|千克)?)(?![\d.]|\s*(?:厘米|cm|公分|米))")
+JIN_FROM = 120  # a weight said without its unit from this number up is in 斤 (people weigh themselves so)
+
+
+def _target_span(text: str) -> tuple[int, int] | None:
+    """Where ``text`` says the weight wished for ("目标体重65kg", "想减到120斤"), up to the next clause."""
+    m = _TARGET.search(text)
+    if m is None:
+        return None
+    end = _TARGET_END.search(text, m.end())
+    return m.start(), end.start() if end else len(text)
+
+
+def _kg_said(words: str) -> float | None:
+    """A weight in words that name it (65kg, 120斤, 体重65), else a bare number: kilograms, or 斤 from 120."""
+    value = parse_value("weight", words)
+    if not isinstance(value, int | float):
+        value = parse_value("number", words)
+        if isinstance(value, int | float) and value >= JIN_FROM:
+            value /= 2
+    return round(float(value), 1) if value is not None and 25 <= value <= 250 else None
+
+
+def extract_target_weight(text: str) -> float | None:
+    """The weight wished for, in kg: 目标体重65kg / 想减到120斤 (60) / 目标是60公斤 / 要瘦到五十五."""
+    span = _target_span(text)
+    if span is None:
+        return None
+    said = text[span[0]:span[1]]
+    m = _TARGET.match(said)
+    return _kg_said(said[m.end():] if m and not m.group().startswith("目标体重") else said)
 
 
 def extract_weight(text: str) -> float | None:
     """Weight in kg, as it is now: 体重70公斤 / 70kg / 140斤 / 体重65 / 把体重更新为70 / 一百三十来斤 (a number
-    of 120+ after 体重 is read as 斤); a weight wished for (想减到120斤, 目标体重60) is not the weight."""
-    if _TARGET.search(text):
-        return None
+    of 120+ after 体重 is read as 斤); a weight wished for (想减到120斤, 目标体重60) is not the weight, the
+    one said beside it is ("目标体重65 现在58")."""
+    span = _target_span(text)
+    if span is not None:
+        rest = text[:span[0]] + " " + text[span[1]:]
+        now = _NOW.search(rest)
+        return _kg_said(now.group(1)) if now else _weight_in(rest)
+    return _weight_in(text)
+
+
+def _weight_in(text: str) -> float | None:
     value = parse_value("weight", text)
     if isinstance(value, int | float):
         return round(float(value), 1) if 25 <= value <= 250 else None

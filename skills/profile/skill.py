@@ -22,6 +22,7 @@ from skills.profile._parse import (
     extract_field,
     extract_goal,
     extract_height,
+    extract_target_weight,
     extract_weight,
     parse_goal,
 )
@@ -32,7 +33,7 @@ from skills.weather import clean_city
 
 __all__ = ["SPEC", "bmi_text", "normalise_update", "update", "view_profile"]
 
-_FIELDS = ("goal", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
+_FIELDS = ("goal", "target_weight_kg", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
 _RULES_OUT = {name: foods for name, _, foods in CONDITIONS}
 _LENIENT = {"height_cm": "height", "weight_kg": "weight"}
 _VEG = {"素食": "吃素", "纯素": "吃纯素（不吃蛋奶）"}  # kept among the dislikes, said as what the person eats
@@ -71,7 +72,7 @@ def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
             said = parse_value(_LENIENT[field], f"体重{bare:g}" if field == "weight_kg" else f"{bare:g}", answer=True)
             if isinstance(said, int | float):
                 out[field] = float(said)
-    for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250)):
+    for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250), ("target_weight_kg", 25, 250)):
         value = params.get(name)
         if isinstance(value, int | float) and low <= value <= high:
             out[name] = float(value)
@@ -103,7 +104,9 @@ def _describe(changes: Mapping[str, Any]) -> str:
         elif name == "height_cm":
             parts.append(f"身高{value:g}厘米")
         elif name == "weight_kg":
-            parts.append(f"体重{value:g}公斤")
+            parts.append(f"{'现在' if 'target_weight_kg' in changes else ''}体重{value:g}公斤")
+        elif name == "target_weight_kg":
+            parts.append(f"目标体重{value:g}公斤")
         elif name == "city":
             parts.append(f"常住城市{value}")
         elif name == "conditions":
@@ -145,6 +148,10 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
     if bmi and ("height_cm" in changes or "weight_kg" in changes):
         reply += f"按现在的身高体重，{bmi}。"
     facts = {k: v for k, v in changes.items() if k in ("goal", "city", "dislikes", "allergies")}
+    if "target_weight_kg" in changes and profile is not None and profile.weight_kg:
+        gap = round(profile.weight_kg - changes["target_weight_kg"], 1)
+        if abs(gap) >= 0.5:
+            reply += f"离目标还差{abs(gap):g}公斤（要{'减' if gap > 0 else '增'}{abs(gap):g}公斤）。"
     return SkillResult(reply, data={"changes": changes, "applied": applied},
                        dto={"changes": changes, "applied": applied}, facts=facts)
 
@@ -155,9 +162,9 @@ def _confirm(params: Mapping[str, Any]) -> str:
 
 
 _ASK = {"height_cm": "身高多少？（比如“172”“一米七二”）", "weight_kg": "体重多少？（比如“65公斤”“130斤”）",
-        "goal": "目标改成什么？（减脂/增肌/控糖/保持）", "city": "常住哪个城市？", "dislikes": "有什么不吃的？",
-        "allergies": "对什么过敏？"}
-_GROUP = ("height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions")
+        "goal": "目标改成什么？（减脂/增肌/控糖/保持）", "target_weight_kg": "目标体重多少？（比如“60公斤”）",
+        "city": "常住哪个城市？", "dislikes": "有什么不吃的？", "allergies": "对什么过敏？"}
+_GROUP = ("height_cm", "weight_kg", "target_weight_kg", "city", "dislikes", "allergies", "conditions")
 
 
 def what_to_change(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
@@ -195,6 +202,8 @@ SPEC = SkillSpec(
                          minimum=100, maximum=250),
                 SlotSpec("weight_kg", SlotType.WEIGHT, "体重多少？", required=False, extract=extract_weight,
                          minimum=25, maximum=250),
+                SlotSpec("target_weight_kg", SlotType.WEIGHT, "目标体重多少？", required=False,
+                         extract=extract_target_weight, minimum=25, maximum=250),
                 SlotSpec("city", SlotType.TEXT, "常住哪个城市？", required=False, extract=extract_city),
                 SlotSpec("dislikes", SlotType.TEXT_LIST, "有什么不吃的？", required=False, extract=extract_dislikes),
                 SlotSpec("allergies", SlotType.TEXT_LIST, "对什么过敏？", required=False, extract=extract_allergies),
@@ -203,8 +212,9 @@ SPEC = SkillSpec(
                 SlotSpec("field", SlotType.TEXT, "要改哪一项？", required=False, extract=extract_field),
                 SlotSpec("value", SlotType.TEXT, "改成多少？", required=False, extract=extract_bare_value),
             ),
-            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions", "value"),),
-            description="更新目标、身高、体重、城市、忌口、过敏或身体情况",
+            any_of=(("goal", "height_cm", "weight_kg", "target_weight_kg", "city", "dislikes", "allergies", "conditions",
+                     "value"),),
+            description="更新目标、目标体重、身高、体重、城市、忌口、过敏或身体情况",
         ),
     ),
 )

@@ -1,0 +1,50 @@
+"""The weight wished for lives beside the weight now; each is read from the words that say it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from runtime.views import ExecView
+from skills.profile import skill as profile
+from skills.profile._parse import extract_target_weight, extract_weight
+from skills.profile._view import extract_aspect
+from skills.services import Services
+
+View = Callable[..., ExecView]
+
+
+@pytest.mark.parametrize(("text", "target", "now"), [
+    ("想瘦到一百零五斤，眼下一百一十八斤", 52.5, 59.0),
+    ("目标体重五十八 现在是六十三点五", 58.0, 63.5),
+    ("打算增重到75公斤 目前才68", 75.0, 68.0),
+    ("理想体重是50kg", 50.0, None),
+    ("我要减到六十公斤，现在一百四十斤", 60.0, 70.0),
+])
+def test_the_weight_wished_for_and_the_weight_now(text: str, target: float, now: float | None) -> None:
+    assert extract_target_weight(text) == target
+    assert extract_weight(text) == now
+
+
+@pytest.mark.parametrize("text", ["体重70公斤", "我的目标是减脂", "想减肥", "跑了5公里"])
+def test_no_weight_wished_for(text: str) -> None:
+    assert extract_target_weight(text) is None
+
+
+def test_the_profile_keeps_and_shows_the_weight_wished_for(services: Services, make_view: View) -> None:
+    params = {"goal": "减脂", "target_weight_kg": 55.0, "weight_kg": 61.0}
+    done = profile.update(make_view(params, msg_id="m1"), params, services)
+    assert "目标体重55公斤" in done.reply and "还差6公斤" in done.reply
+    shown = profile.view_profile(make_view(msg_id="m2"), {}, services)
+    assert "目标体重55公斤" in shown.reply and "体重61公斤" in shown.reply
+    asked = profile.view_profile(make_view(msg_id="m3"), {"aspect": "target_weight_kg"}, services)
+    assert "55公斤" in asked.reply and "还差6公斤" in asked.reply
+
+
+@pytest.mark.parametrize(("text", "aspect"), [
+    ("我现在几公斤了", "weight_kg"), ("我有多少千克", "weight_kg"), ("目标体重是多少来着", "target_weight_kg"),
+    ("我身上有啥老毛病", "conditions"), ("你那记了我哪些病", "conditions"), ("我的目标是啥", "goal"),
+])
+def test_the_one_thing_asked(text: str, aspect: str) -> None:
+    assert extract_aspect(text) == aspect
