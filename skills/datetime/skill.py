@@ -217,9 +217,11 @@ SPEC = SkillSpec(
     vocabulary=lambda: festivals.WORDS,
     description="日期、时间、星期、工作日和节假日",
     help="日期和节日：比如“今天几号”“离春节还有几天”",
-    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "日子"),
+    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "那日", "当日",
+                                  "日子"),
                           ((Operation.SEE, "datetime.query"),), noun="日子",
-                          refers=("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天"), questions=DAY_QUESTIONS,
+                          refers=("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "那日", "当日"),
+                          questions=DAY_QUESTIONS,
                           anchors=("提前一天", "提前两天", "提前三天", "前一天", "前两天", "前三天", "前一晚", "头一天",
                                    "后一天", "第二天", "次日", "隔天", "后两天")),),
     actions=(
