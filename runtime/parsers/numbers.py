@@ -15,7 +15,8 @@ import cn2an
 
 __all__ = ["approximate_numerals", "chinese_to_number", "midpoint", "normalize_numerals"]
 
-_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+# a run of numerals, but not 一 in a word that counts nothing (一下, 一起, 一直, 一般, 一样, 一些, 一定)
+_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万]+(?<!(?<![零〇一二两三四五六七八九十百千万])一(?=[下起直般样些定切旦向阵]))")
 # 七十一点五 / 一点五 / 三点零五: a decimal said in words. Not a clock time: digits after 点 that run on
 # into 十/分/刻 (五点四十五, 三点一刻, 八点五分) or a count (一点三个人) stay as they are.
 _DECIMAL = re.compile(r"([零〇一二两三四五六七八九十百千]+)点([零〇一二三四五六七八九]{1,3})"
