@@ -51,7 +51,8 @@ _FILLER = re.compile(
 # Yes and no as people say them to a question that waits for one ("没毛病", "就这样吧", "先别了")
 _NO = re.compile(r"先别记|别记|先不记|不记|不对|不是|不行|不要|不用|不了|算了|先别|别了|否|取消|no\b|nope|❌|不")
 _YES = re.compile(r"确认|确定|没问题|没毛病|没错|不错|正确|都对|对的|对了|是的|是滴|好的|好嘞|好滴|好哒|行的|可以的?|"
-                  r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔")
+                  r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔|"
+                  r"(?:就|那就|帮我)?记(?:上|下|着|下来|一下)?吧|(?:就|那就|帮我)?记(?:上|下|着|下来)")
 
 
 # the day or the part of it a yes may repeat ("没错，昨天晚上", "是滴 上周六那天"): it restates, it asks nothing
