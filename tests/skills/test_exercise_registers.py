@@ -9,9 +9,16 @@ from datetime import date
 import pytest
 
 from runtime.understand.lexicon import follow_up_fragment, is_correction
-from skills.exercise import corrected_log, extract_days, extract_entries, extract_period, resolve_period
-from skills.exercise._plan import extract_sessions, weekly_plan
-from skills.exercise._plan_follow import FOLLOW_UPS
+from skills.exercise import (
+    corrected_log,
+    extract_days,
+    extract_entries,
+    extract_period,
+    extract_sessions,
+    resolve_period,
+    weekly_plan,
+)
+from skills.exercise.skill import SPEC
 
 TODAY = date(2026, 12, 10)  # a Thursday
 
@@ -59,7 +66,7 @@ def test_a_plan_keeps_the_sessions_asked_for_when_something_is_added() -> None:
     assert any("力量训练" in (d.activity + d.note) for d in week.days)
 
 
-_DAY_ASKED = FOLLOW_UPS.questions[0]
+_DAY_ASKED = next(a for a in SPEC.actions if a.name == "plan").follow.questions[0]
 
 
 @pytest.mark.parametrize(("text", "weekday"), [
