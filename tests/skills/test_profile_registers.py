@@ -7,9 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from runtime.views import ExecView
+from skills.profile import extract_aspect, extract_target_weight, extract_weight
 from skills.profile import skill as profile
-from skills.profile._parse import extract_target_weight, extract_weight
-from skills.profile._view import extract_aspect
 from skills.services import Services
 
 View = Callable[..., ExecView]
