@@ -13,7 +13,7 @@ import chinese_calendar as cc
 from runtime.skill.parsers import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
 from skills.datetime._calendar import last_year_known
 
-__all__ = ["calendar_answer", "fmt", "lunar_text", "named_day"]
+__all__ = ["calendar_answer", "counted_to", "fmt", "lunar_text", "named_day"]
 
 WEEKDAYS = "一二三四五六日"
 _NAMED_HINT = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=len, reverse=True))
@@ -141,6 +141,11 @@ def _countdown(question: str, now: datetime) -> str | None:
     festival = _festival(words)
     name = festival.name if festival else words
     return countdown(f"{name}（{fmt(day)}）", (day - today).days, today=f"今天就是{name}（{fmt(day)}）！")
+
+
+def counted_to(question: str) -> str:
+    """The question without the day it counts from ("从今天到端午还有几天" → "端午还有几天")."""
+    return _FROM_NOW.sub("", question) or question
 
 
 def countdown(subject: str, days: int, *, today: str) -> str:

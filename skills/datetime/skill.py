@@ -11,7 +11,7 @@ from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, Skil
 from runtime.skill.parsers import festivals
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
-from skills.datetime._calendar_answers import calendar_answer, lunar_text, named_day
+from skills.datetime._calendar_answers import calendar_answer, counted_to, lunar_text, named_day
 from skills.datetime._focus import DAY_QUESTIONS, aspect_answer, day_entity
 from skills.datetime._triggers import TRIGGERS
 from skills.datetime._zones import city_time
@@ -176,7 +176,9 @@ def answer(question: str, now: datetime) -> str:
 
 
 def _subject(question: str, now: datetime) -> tuple[date, str] | None:
-    """The day a question is about and how it was named (a festival, 下周五, 12月3日, 明天), if one."""
+    """The day a question is about and how it was named (a festival, 下周五, 12月3日, 明天), if one; a countdown
+    is about the day it counts to."""
+    question = counted_to(question)
     named = named_day(question, now)
     if named is not None:
         word = _mentioned_holiday(question)
