@@ -266,6 +266,7 @@ def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
             continue
         if n and (ctx.active is not None or held is not None or ctx.clarification is not None):
             ctx.queued = [p.keep() for p in parts[n:]] + ctx.queued
+            turn.say(texts.queued([p.keep() for p in parts[n:]]))  # none is dropped, and the user sees so
             break
         engine.run_part(turn, part, n)
     pending = turn.ctx.pending_confirmation

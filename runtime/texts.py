@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from runtime.skill import SkillRegistry
@@ -33,8 +34,15 @@ _COUNTS = ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九",
 def count_word(n: int) -> str:
     """A small count as said in Chinese (两, not 二)."""
     return _COUNTS[n] if 0 <= n < len(_COUNTS) else str(n)
-RESUME_OFFER = "刚才{task}还没完成，要继续吗？回复“继续”即可。"
+RESUME_OFFER = "刚才{task}还没完成，想接着弄的话回复“继续”就行。"
 REPEAT_PENDING = "（接着刚才的：{question}）"
+_JOINED = re.compile(r"^(?:顺便|另外|还有|然后|同时|并且|对了)[，,、\s]*")
+
+
+def queued(requests: list[str]) -> str:
+    """The requests of one message that wait for the first to finish, named in the user's words."""
+    said = "；".join(_JOINED.sub("", r.strip("，,。 ")) for r in requests)
+    return f"（这个办完接着办：{said}）"
 INVALID_HINT = "没太明白，{hint}{question}"
 ADVICE = "{hint}。{question}"
 NO_ADVICE = "这个得你来定哦"
