@@ -41,8 +41,16 @@ def _amount(clause: str) -> dict[str, float]:
     return found
 
 
+# both days of a weekend: "周末两天都去爬山了", "上周末两天各跑了5公里"
+_BOTH_WEEKEND = re.compile(r"(?P<week>上上|上|这|本)?(?:个)?(?:周末|礼拜天和礼拜六)(?:这)?两天(?:都|各|每天)?")
+
+
 def _days_of(clause: str) -> list[str] | None:
-    """The days one clause names when it joins several ("上周一和上周四"), in their plain form."""
+    """The days one clause names when it joins several ("上周一和上周四", "周末两天都…"), in their plain form."""
+    both = _BOTH_WEEKEND.search(clause)
+    if both is not None:
+        week = {"本": "这"}.get(both.group("week") or "", both.group("week") or "")
+        return [f"{week}周六", f"{week}周日"]
     m = _JOINED.search(clause)
     if m is None:
         return None

@@ -90,6 +90,7 @@ def _form(word: str) -> bool:
     return len(word) < 2 or word.endswith("了")
 
 
+_FINISHED = re.compile(r"([跑游骑走跳爬练打踢])完(?![了成])")
 # places named after what is done there: "健身房练了一个小时力量" is strength training, not 健身 as such
 _PLACES = re.compile(r"健身房|健身中心|健身馆|游泳馆|游泳池|跑道")
 
@@ -111,7 +112,8 @@ def _named(text: str) -> tuple[str, str] | None:
     for pattern, word, name in _split_forms():
         if pattern.search(text):
             return word, name
-    return None
+    finished = _FINISHED.sub(r"\1了", text)  # "刚游完 1500米": 游完 is 游了
+    return _named(finished) if finished != text else None
 
 
 def find_activity(text: str) -> str | None:

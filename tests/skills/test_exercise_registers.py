@@ -15,6 +15,7 @@ from skills.exercise import (
     extract_entries,
     extract_period,
     extract_sessions,
+    find_activity,
     resolve_period,
     weekly_plan,
 )
@@ -95,3 +96,20 @@ def test_a_slip_owned_then_the_right_day(text: str, day: str) -> None:
     fragment = follow_up_fragment(text)
     assert fragment is not None
     assert (corrected_log({"activity": "瑜伽", "minutes": 30.0, "day": "昨天"}, fragment) or {}).get("day") == day
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("周末两天都去爬山了 每天三个钟头", ["周六", "周日"]),
+    ("上周末两天各跑了5公里", ["上周六", "上周日"]),
+    ("这周末两天都游了半小时", ["这周六", "这周日"]),
+])
+def test_both_days_of_a_weekend(text: str, days: list[str]) -> None:
+    assert [e.get("day") for e in extract_entries(text) or []] == days
+
+
+@pytest.mark.parametrize(("text", "activity"), [
+    ("刚游完 1500米", "游泳"), ("打了场乒乓", "乒乓球"), ("下午去打羽球了", "羽毛球"), ("琴日去游水", "游泳"),
+    ("骑完车回来了", "骑车"),
+])
+def test_an_activity_however_it_is_called(text: str, activity: str) -> None:
+    assert find_activity(text) == activity
