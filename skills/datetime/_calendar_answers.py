@@ -22,6 +22,7 @@ _NAMED_HINT = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=le
 _HOW_LONG = r"(?:几|多少)天|多久|多长时间"
 _COUNTDOWN = re.compile(rf"(?:离|距离|距|到)(?P<what>.{{1,12}}?)(?:还有|还剩|还差|还要|有|剩)?(?:{_HOW_LONG})"
                         rf"|(?P<what2>.{{1,12}}?)还(?:有|要|差)(?:{_HOW_LONG})|还有(?:{_HOW_LONG})(?:就到|就是|到)?(?P<what3>.{{1,12}})")
+_UNDATED = re.compile(r"^(?:我的|我们的|我|咱们的?|那个|这个)|[，,。？?！!\s]|(?:还|就)$")
 _FROM_NOW = re.compile(r"^.*?(?:今天|今儿个?|今日|现在|眼下|这会儿?)[^到离距]{0,4}?(?:到|离|距离|距)")
 _HOLIDAY_LENGTH = re.compile(r"放几天|放假几天|放多少天|休几天|放多久|假期多长|几天假|连休几天|放假多少天|休多少天")
 
@@ -135,7 +136,9 @@ def _countdown(question: str, now: datetime) -> str | None:
     what = _FROM_NOW.split(what)[-1] or what  # "从今天到五一还有几天": the day counted to, not the one from
     found = named_day(what, now) or _plain_day(what, now)
     if found is None:
-        return None
+        thing = _UNDATED.sub("", what).strip()
+        # "离我生日还有几天": a day only the user knows — asked, never answered with today
+        return f"“{thing}”是哪天呀？告诉我日期（比如“5月20日”）我就能算还有几天。" if thing else None
     day, words = found
     today = now.date()
     festival = _festival(words)

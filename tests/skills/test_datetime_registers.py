@@ -37,3 +37,14 @@ def test_a_countdown_said_in_a_run_on(question: str, days: int) -> None:
 
 def test_a_festival_asked_whether_it_falls_on_a_weekend() -> None:
     assert answer("端午那天是不是周末", NOW).startswith("不是，端午节是2027年6月9日（星期三）")
+
+
+@pytest.mark.parametrize(("question", "said"), [("后儿是几号", "4月14日"), ("明儿星期几", "星期二"), ("大后儿几号", "4月15日")])
+def test_a_relative_day_said_with_er(question: str, said: str) -> None:
+    assert said in answer(question, NOW)
+
+
+@pytest.mark.parametrize(("question", "thing"), [("离我生日还有几天", "生日"), ("距离考试还有多少天", "考试")])
+def test_a_countdown_to_a_day_only_the_user_knows_asks_which_day(question: str, thing: str) -> None:
+    said = answer(question, NOW)
+    assert f"“{thing}”是哪天" in said and "4月12日" not in said
