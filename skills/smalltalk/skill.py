@@ -32,7 +32,7 @@ TRIGGERS = (
     Trigger(  # a request the assistant cannot do (an app, a payment): said so, before any rule reads a word of it
         UNKNOWN, "cannot", order=3, pattern=CANNOT.pattern,
         unless=r"提醒|记得|记着|记住|帮我记|别忘|叫我|喊我|闹钟|几点|菜谱|做法|怎么做|食材|晚饭"
-               r"|(?:还有|还剩|还差)(?:几|多少)天|几号|星期几|周几|礼拜几|哪天|天气",  # a date question beside the wish
+               r"|(?:还有|还剩|还差)(?:几|多少)天|几号|星期几|周几|礼拜几|哪天",  # a date question beside the wish
     ),
     Trigger(
         "chitchat", "chitchat.feelings", order=210,
