@@ -49,8 +49,8 @@ def _days_of(clause: str) -> list[str] | None:
     """The days one clause names when it joins several ("上周一和上周四", "周末两天都…"), in their plain form."""
     both = _BOTH_WEEKEND.search(clause)
     if both is not None:
-        week = {"本": "这"}.get(both.group("week") or "", both.group("week") or "")
-        return [f"{week}周六", f"{week}周日"]
+        which = {"本": "这"}.get(both.group("week") or "", both.group("week") or "")
+        return [f"{which}周六", f"{which}周日"]
     m = _JOINED.search(clause)
     if m is None:
         return None
