@@ -15,7 +15,7 @@ from typing import Any
 
 from runtime.skill.parsers import parse_value
 from skills.exercise._met import activity_word
-from skills.exercise._when import extract_day
+from skills.exercise._when import DAY_SAID, extract_day
 
 __all__ = ["entries_of", "entry_text", "extract_entries"]
 
@@ -64,10 +64,13 @@ def _days_of(clause: str) -> list[str] | None:
 
 def _clauses(text: str) -> list[str]:
     """The clauses of ``text``: cut at punctuation, and at a space once what comes before it tells a whole
-    workout (an activity and an amount): "上周六打了俩小时球 上周日骑了十公里" is two, "昨天 跑了5公里" one."""
+    workout (an activity and an amount): "上周六打了俩小时球 上周日骑了十公里" is two, "昨天 跑了5公里" one; a day
+    named right after a whole workout starts the next."""
     out: list[str] = []
     for clause in _CLAUSES.split(text):
         said = ""
+        # a day named after a whole workout starts the next one, pause or not ("昨天跑了五公里前天游了一千米")
+        clause = DAY_SAID.sub(lambda m: f" {m.group()}" if m.start() else m.group(), clause)
         for piece in _PAUSE.split(clause):
             said += piece
             if activity_word(said) is not None and _amount(said):

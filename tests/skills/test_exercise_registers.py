@@ -8,7 +8,10 @@ from datetime import date
 
 import pytest
 
+from runtime.skill import SkillRegistry
 from runtime.understand.lexicon import follow_up_fragment, is_correction
+from runtime.understand.rules import RuleRouter, rules_from
+from skills import all_skills
 from skills.exercise import (
     corrected_log,
     extract_days,
@@ -113,3 +116,27 @@ def test_both_days_of_a_weekend(text: str, days: list[str]) -> None:
 ])
 def test_an_activity_however_it_is_called(text: str, activity: str) -> None:
     assert find_activity(text) == activity
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("昨天跑了五公里前天游了一千米", ["昨天", "前天"]),
+    ("周一快走四十分钟周三跳绳十分钟", ["周一", "周三"]),
+    ("我今天早上呢去跑了一圈大概五公里吧然后晚上又去游了会泳大概半个小时", ["今天早上", "今天晚上"]),
+])
+def test_a_run_on_names_the_next_workout_by_its_day(text: str, days: list[str]) -> None:
+    assert [e.get("day") for e in extract_entries(text) or []] == days
+
+
+def _route(text: str) -> str | None:
+    found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("今天撸铁1h", "exercise.log"), ("早上跑了5k 用时28min", "exercise.log"), ("爬山两个小时", "exercise.log"),
+    ("刚游完 1500米", "exercise.log"), ("昨天踢了两个钟波", "exercise.log"), ("明天想爬山两个小时", None),
+    ("这周骑了多远", "exercise.history"), ("上周三到现在练了几回", "exercise.history"),
+    ("每周练三次 每次四十分钟 帮我排个计划", "exercise.plan"),
+])
+def test_workouts_said_as_people_type_them_route(text: str, intent: str | None) -> None:
+    assert _route(text) == intent
