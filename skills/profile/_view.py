@@ -16,8 +16,8 @@ __all__ = ["VIEW_FOLLOW_UPS", "bmi_text", "extract_aspect", "profile_dto", "view
 # what a question about the profile asks after (the first that matches wins)
 _ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"),
             ("target_weight_kg", r"目标体重|理想体重|(?:减|瘦|增|长)到多少|离目标"),
-            ("weight_kg", r"多重|多沉|(?<!目标)(?<!理想)体重|几斤|多少斤|几公斤|多少公斤|多少千克|多少kg"),
-            ("height_cm", r"多高|身高|个子|多少厘米|多少公分"), ("goal", r"(?<!离)目标(?!体重)"), ("city", r"城市|住哪|住在哪"),
+            ("weight_kg", r"多重|多沉|几重|(?<!目标)(?<!理想)体重|几斤|多少斤|几公斤|多少公斤|多少千克|多少kg"),
+            ("height_cm", r"多高|几高|身高|个子|多少厘米|多少公分"), ("goal", r"(?<!离)目标(?!体重)"), ("city", r"城市|住哪|住在哪"),
             ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"),
             ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|基础病|什么病|啥病|毛病|哪些病|"
                            r"(?:身体|健康)(?:上)?有(?:啥|什么|哪些)(?:情况|状况|毛病|问题|病)"))

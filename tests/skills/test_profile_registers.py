@@ -6,7 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
+from runtime.skill import SkillRegistry
+from runtime.understand.rules import RuleRouter, rules_from
 from runtime.views import ExecView
+from skills import all_skills
 from skills.profile import extract_aspect, extract_target_weight, extract_weight
 from skills.profile import skill as profile
 from skills.services import Services
@@ -47,3 +50,19 @@ def test_the_profile_keeps_and_shows_the_weight_wished_for(services: Services, m
 ])
 def test_the_one_thing_asked(text: str, aspect: str) -> None:
     assert extract_aspect(text) == aspect
+
+
+def _route(text: str) -> str | None:
+    found = RuleRouter(rules_from(SkillRegistry(all_skills()).triggers())).classify(text)
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("我有几重啊", "profile.view"), ("我几高", "profile.view"), ("那我现在几斤了", "profile.view"),
+    ("我到底有几公斤来着", "profile.view"), ("帮我算算BMI", "profile.view"), ("现在能算出我的体质指数了吧", "profile.view"),
+    ("我有哪些老毛病", "profile.view"), ("你记了我什么病", "profile.view"), ("BMI是什么意思", None),
+    ("体重帮我记成六十九点五", "profile.update"), ("打算瘦到一百一十斤", "profile.update"),
+    ("理想体重55 现在58公斤", "profile.update"), ("体重七十点二", "profile.update"),
+])
+def test_profile_questions_and_updates_route(text: str, intent: str | None) -> None:
+    assert _route(text) == intent
