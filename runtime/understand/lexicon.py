@@ -181,6 +181,9 @@ _SLIP = r"(?:我|刚才|刚刚)?(?:记|说|写|填|输|打|搞|弄|看)错(?:日
 _FOLLOW_UP = re.compile(
     _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
+# a reason first, then what is right: "刚才秤没放平 应该是70.8", "表没按停，其实是50分钟"
+_REASONED = re.compile(_LEAD + r"(?:刚才|刚刚)?[^，,。；;\s]{1,14}[，,。；;\s]+(?:应该是|其实是|实际是|实际上是)\s*"
+                                r"(?P<c>[^，,。；;]{1,20}?)[。!！~～]*$")
 _CORRECTED = re.compile(_LEAD + rf"(?:{_SLIP}[，,、。\s]*(?:(?:不对|不是)[，,、。\s]*)?|不对|不是|错了)[，,、。\s]*"
                         r"(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
 
@@ -205,7 +208,7 @@ def ahead_minutes(text: str) -> float | None:
 def follow_up_fragment(text: str) -> str | None:
     """The changed part of an elliptical follow-up or a correction, or None when ``text`` is not one."""
     t = text.strip()
-    m = _FOLLOW_UP.match(t) or _CORRECTED.match(t)
+    m = _FOLLOW_UP.match(t) or _CORRECTED.match(t) or _REASONED.match(t)
     if m is None:
         return None
     fragment = next((g for g in m.groups() if g), "").strip("，, ")
@@ -221,7 +224,8 @@ def is_elliptical_question(text: str) -> bool:
 def is_correction(text: str) -> bool:
     """"不对，是6个人" / "改成9点半": the message corrects what was said or done last."""
     t = text.strip()
-    return _CORRECTED.match(t) is not None or re.sub(_LEAD, "", t).startswith(("改成", "改为", "换成", "改到"))
+    return _CORRECTED.match(t) is not None or _REASONED.match(t) is not None \
+        or re.sub(_LEAD, "", t).startswith(("改成", "改为", "换成", "改到"))
 
 
 # only "now", asked: 现在呢 / 那现在呢 / 这下呢 / 现在怎么样了 / 现在有哪些了

@@ -213,7 +213,8 @@ _FIELDS = (("height_cm", r"身高|个子|多高"), ("weight_kg", r"体重|多重
 
 
 # a number said alone as the new value ("体重更新一下，72.5", "称错了，改成72"): no unit, at the end
-_BARE_VALUE = re.compile(r"(?:^|[，,：:\s]|改成|改为|换成|更新为|更新成|应该是|其实是|是)\s*(\d{2,3}(?:\.\d{1,2})?)\s*"
+_BARE_VALUE = re.compile(r"(?:^|[，,：:\s]|改成|改为|换成|更新为|更新成|应该是|其实是|是)\s*"
+                         r"(\d{2,3}(?:\.\d{1,2})?|[一二两三四五六七八九十百][零一二两三四五六七八九十百]{0,4}(?:点[零一二三四五六七八九]{1,2})?)\s*"
                          r"(?:吧|了|啊|呀|哈)?[。!！~～]*$")
 
 
@@ -223,7 +224,8 @@ def extract_bare_value(text: str) -> float | None:
     if extract_height(text) is not None or extract_weight(text) is not None or _TARGET.search(text):
         return None
     m = _BARE_VALUE.search(text)
-    return float(m.group(1)) if m else None
+    value = parse_value("number", m.group(1)) if m else None  # 七十点八 as 70.8
+    return float(value) if isinstance(value, int | float) and 10 <= value < 1000 else None
 
 
 def extract_field(text: str) -> str | None:

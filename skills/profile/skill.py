@@ -156,6 +156,25 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
                        dto={"changes": changes, "applied": applied}, facts=facts)
 
 
+_MEASURES = ("height_cm", "weight_kg", "target_weight_kg")
+
+
+def corrected_update(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
+    """"应该是63.5" / "不对，身高是163" said of the update just made: the fields the words name, or a bare number
+    as the one measure the update set; None when the words change nothing of it."""
+    said = {name: value for name, extract in (("height_cm", extract_height), ("weight_kg", extract_weight),
+                                              ("target_weight_kg", extract_target_weight), ("goal", extract_goal))
+            if (value := extract(fragment)) is not None and value != previous.get(name)}
+    if not said:
+        bare = extract_bare_value(fragment)
+        measured = [name for name in _MEASURES if isinstance(previous.get(name), int | float)]
+        if bare is None or len(measured) != 1:
+            return None
+        said = {measured[0]: bare}
+    kept = {k: v for k, v in previous.items() if k in ("goal", *_MEASURES)}
+    return {**kept, **said}
+
+
 def _confirm(params: Mapping[str, Any]) -> str:
     changes = normalise_update(params)
     return f"确认把资料更新为：{_describe(changes)}吗？" if changes else "确认更新个人资料吗？"
@@ -195,6 +214,7 @@ SPEC = SkillSpec(
                    slots=(SlotSpec("aspect", SlotType.TEXT, "想看哪一项？", required=False, extract=extract_aspect),)),
         ActionSpec(
             name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
+            amend=update, follow_up=corrected_update,  # "秤没放平，应该是70.8" right after: written again
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "你的目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=extract_goal, lookup=what_to_change),

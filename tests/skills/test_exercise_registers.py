@@ -140,3 +140,11 @@ def _route(text: str) -> str | None:
 ])
 def test_workouts_said_as_people_type_them_route(text: str, intent: str | None) -> None:
     assert _route(text) == intent
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("刚才秤没校准 应该是六十三点五", "六十三点五"), ("表没按停，其实是三十五分钟", "三十五分钟"),
+    ("数错圈了 应该是一千米", "一千米"), ("量的时候穿着鞋 其实是一米七三", "一米七三"),
+])
+def test_a_reason_then_what_is_right(text: str, fragment: str) -> None:
+    assert is_correction(text) and follow_up_fragment(text) == fragment

@@ -66,3 +66,18 @@ def _route(text: str) -> str | None:
 ])
 def test_profile_questions_and_updates_route(text: str, intent: str | None) -> None:
     assert _route(text) == intent
+
+
+@pytest.mark.parametrize(("previous", "fragment", "changed"), [
+    ({"weight_kg": 65.0}, "六十三点五", {"weight_kg": 63.5}),
+    ({"height_cm": 175.0}, "一米七三", {"height_cm": 173.0}),
+    ({"target_weight_kg": 60.0, "goal": "减脂"}, "五十八", {"target_weight_kg": 58.0, "goal": "减脂"}),
+    ({"height_cm": 170.0, "weight_kg": 60.0}, "体重是62", {"height_cm": 170.0, "weight_kg": 62.0}),
+])
+def test_a_correction_of_the_update_just_made(previous: dict[str, object], fragment: str,
+                                               changed: dict[str, object]) -> None:
+    assert profile.corrected_update(previous, fragment) == changed
+
+
+def test_a_bare_number_after_two_measures_is_not_guessed() -> None:
+    assert profile.corrected_update({"height_cm": 170.0, "weight_kg": 60.0}, "62") is None
