@@ -14,6 +14,7 @@ from runtime.understand.rules import RuleRouter, rules_from
 from skills import all_skills
 from skills.exercise import (
     corrected_log,
+    extract_avoid,
     extract_days,
     extract_entries,
     extract_period,
@@ -148,3 +149,10 @@ def test_workouts_said_as_people_type_them_route(text: str, intent: str | None) 
 ])
 def test_a_reason_then_what_is_right(text: str, fragment: str) -> None:
     assert is_correction(text) and follow_up_fragment(text) == fragment
+
+
+@pytest.mark.parametrize("text", ["我都七十多岁了", "给老人家排个锻炼计划", "上了年纪 跑不动", "我岁数大了 帮我安排运动"])
+def test_an_older_body_rules_out_impact(text: str) -> None:
+    assert "年纪" in (extract_avoid(text) or [])
+    week = weekly_plan(None, None, None, avoid=["年纪"])
+    assert not {"跑步", "跳绳", "HIIT"} & {d.activity for d in week.days}
