@@ -161,15 +161,15 @@ _MEASURES = ("height_cm", "weight_kg", "target_weight_kg")
 
 def corrected_update(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
     """"应该是63.5" / "不对，身高是163" said of the update just made: the fields the words name, or a bare number
-    as the one measure the update set; None when the words change nothing of it."""
+    near the one measure the update set; None when the words change nothing of it (or the number fits it badly)."""
     said = {name: value for name, extract in (("height_cm", extract_height), ("weight_kg", extract_weight),
                                               ("target_weight_kg", extract_target_weight), ("goal", extract_goal))
             if (value := extract(fragment)) is not None and value != previous.get(name)}
     if not said:
         bare = extract_bare_value(fragment)
         measured = [name for name in _MEASURES if isinstance(previous.get(name), int | float)]
-        if bare is None or len(measured) != 1:
-            return None
+        if bare is None or len(measured) != 1 or abs(bare - previous[measured[0]]) > 0.5 * previous[measured[0]]:
+            return None  # no measure, several, or one far from it ("171" after 体重65 is likelier a height): asked
         said = {measured[0]: bare}
     kept = {k: v for k, v in previous.items() if k in ("goal", *_MEASURES)}
     return {**kept, **said}

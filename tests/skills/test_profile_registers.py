@@ -81,3 +81,7 @@ def test_a_correction_of_the_update_just_made(previous: dict[str, object], fragm
 
 def test_a_bare_number_after_two_measures_is_not_guessed() -> None:
     assert profile.corrected_update({"height_cm": 170.0, "weight_kg": 60.0}, "62") is None
+
+
+def test_a_bare_number_far_from_the_one_measure_is_not_taken_for_it() -> None:
+    assert profile.corrected_update({"weight_kg": 65.0}, "171") is None
