@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from runtime.skill import SkillRegistry
-from runtime.understand.lexicon import follow_up_fragment, is_correction
+from runtime.understand.lexicon import follow_up_fragment, is_correction, yes_no
 from runtime.understand.rules import RuleRouter, rules_from
 from skills import all_skills
 from skills.exercise import (
@@ -156,3 +156,23 @@ def test_an_older_body_rules_out_impact(text: str) -> None:
     assert "年纪" in (extract_avoid(text) or [])
     week = weekly_plan(None, None, None, avoid=["年纪"])
     assert not {"跑步", "跳绳", "HIIT"} & {d.activity for d in week.days}
+
+
+@pytest.mark.parametrize("text", ["对 就是前天", "没错 昨天晚上的", "是滴 上周六那天", "嗯嗯 今天早上", "对的 就周三"])
+def test_a_yes_may_repeat_the_day(text: str) -> None:
+    assert yes_no(text) is True
+
+
+@pytest.mark.parametrize("text", ["不是 是前天", "不对 昨天晚上", "对 改成5公里"])
+def test_a_yes_with_other_words_is_no_bare_yes(text: str) -> None:
+    assert yes_no(text) is not True
+
+
+_PLAN_ADDS = next(m for m in next(a for a in SPEC.actions if a.name == "plan").follow.modifiers if m.name == "add an activity")
+
+
+@pytest.mark.parametrize("text", ["能再加点力量训练不", "加些撸铁的", "多安排点力量", "想练练肌肉", "再添一次力量训练"])
+def test_strength_added_to_a_shown_plan(text: str) -> None:
+    m = re.search(_PLAN_ADDS.pattern, text)
+    assert m is not None
+    assert "力量训练" in (_PLAN_ADDS.apply({}, m, None, {}) or {}).get("add", [])
