@@ -133,11 +133,16 @@ def activity_word(text: str) -> str | None:
     return name if _form(word) or word in name else word  # "力量" is 力量训练
 
 
+# an activity asked by its plain name covers its gentler and brisker kinds ("这周走了多久" counts 快走 and 散步)
+_FAMILIES = {"走路": frozenset({"走路", "快走", "散步"})}
+
+
 def same_activity(word: str, asked: str) -> bool:
     """Whether a workout recorded as ``word`` is one ``asked`` means: the same word, or any word of the
-    activity when the activity's own name is asked ("跑步" covers 慢跑 and 夜跑; "蛙泳" only 蛙泳)."""
+    activity when the activity's own name is asked ("跑步" covers 慢跑 and 夜跑; "蛙泳" only 蛙泳; 走路 covers 快走)."""
     kind = find_activity(asked)
-    return word == asked or (kind == asked and find_activity(word) == kind)
+    done = find_activity(word)
+    return word == asked or (kind == asked and (done == kind or done in _FAMILIES.get(kind, ())))
 
 
 def estimate(activity: str, *, minutes: float | None, distance_km: float | None, weight_kg: float) -> Estimate:

@@ -21,6 +21,7 @@ from skills.exercise import (
     extract_sessions,
     find_activity,
     resolve_period,
+    same_activity,
     weekly_plan,
 )
 from skills.exercise.skill import SPEC
@@ -176,3 +177,10 @@ def test_strength_added_to_a_shown_plan(text: str) -> None:
     m = re.search(_PLAN_ADDS.pattern, text)
     assert m is not None
     assert "力量训练" in (_PLAN_ADDS.apply({}, m, None, {}) or {}).get("add", [])
+
+
+@pytest.mark.parametrize(("recorded", "asked", "same"), [
+    ("快走", "走路", True), ("散步", "走路", True), ("走路", "快走", False), ("慢跑", "跑步", True), ("跑步", "快走", False),
+])
+def test_walking_asked_plainly_covers_its_kinds(recorded: str, asked: str, same: bool) -> None:
+    assert same_activity(recorded, asked) is same
