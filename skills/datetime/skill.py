@@ -114,10 +114,13 @@ def _mentioned_holiday(question: str) -> tuple[str, str] | None:
 def _holiday_answer(name_cn: str, english: str, today: date) -> str:
     days = holiday_days(english, today)
     if not days:
-        year = today.year + 1
+        festival = festivals.by_word(name_cn)
+        upcoming = next(festivals.occurrences(festival, today), None) if festival is not None else None
         fixed = _FIXED_START.get(name_cn)
-        head = (f"{year}年{name_cn}是{fmt_day(date(year, *fixed))}，具体" if fixed
-                else f"{year}年{name_cn}的")
+        if upcoming is None and fixed:
+            upcoming = date(today.year + (date(today.year, *fixed) < today), *fixed)
+        year = upcoming.year if upcoming is not None else today.year + 1  # the next one, this year if still ahead
+        head = f"{year}年{name_cn}是{fmt_day(upcoming)}，具体" if upcoming is not None else f"{year}年{name_cn}的"
         return (f"{head}放假安排我这里还没有（节假日数据目前只到{last_year_known()}年），"
                 f"要等国务院办公厅发布通知。一般来说{name_cn}是法定节假日，会放假的。")
     first, last = days[0], days[-1]

@@ -48,3 +48,9 @@ def test_a_relative_day_said_with_er(question: str, said: str) -> None:
 def test_a_countdown_to_a_day_only_the_user_knows_asks_which_day(question: str, thing: str) -> None:
     said = answer(question, NOW)
     assert f"“{thing}”是哪天" in said and "4月12日" not in said
+
+
+@pytest.mark.parametrize(("question", "said"), [("端午放假吗", "2027年端午是6月9日"), ("中秋放不放假", "2027年中秋"),
+                                                ("元旦放假吗", "2028年元旦是1月1日")])
+def test_a_holiday_beyond_the_known_schedule_is_the_next_one(question: str, said: str) -> None:
+    assert said in answer(question, NOW)
