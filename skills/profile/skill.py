@@ -110,7 +110,7 @@ def _describe(changes: Mapping[str, Any]) -> str:
         elif name == "city":
             parts.append(f"常住城市{value}")
         elif name == "conditions":
-            parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" for c in value]
+            parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" if _RULES_OUT[c] else f"身体情况：{c}" for c in value]
         elif name == "dislikes" and (rest := [v for v in value if v not in ruled]):
             parts += [_VEG[v] for v in rest if v in _VEG]
             if foods := [v for v in rest if v not in _VEG]:

@@ -7,10 +7,11 @@ from collections.abc import Callable
 import pytest
 
 from runtime.skill import SkillRegistry
+from runtime.understand.normalise import Normaliser
 from runtime.understand.rules import RuleRouter, rules_from
 from runtime.views import ExecView
 from skills import all_skills
-from skills.profile import extract_aspect, extract_target_weight, extract_weight
+from skills.profile import extract_aspect, extract_conditions, extract_target_weight, extract_weight
 from skills.profile import skill as profile
 from skills.services import Services
 
@@ -85,3 +86,18 @@ def test_a_bare_number_after_two_measures_is_not_guessed() -> None:
 
 def test_a_bare_number_far_from_the_one_measure_is_not_taken_for_it() -> None:
     assert profile.corrected_update({"weight_kg": 65.0}, "171") is None
+
+
+@pytest.mark.parametrize(("text", "condition"), [
+    ("俺有糖尿病 记下", "糖尿病"), ("我心脏不好 搭过支架", "心脏病"), ("我有点贫血", "贫血"), ("本人有哮喘", "哮喘"),
+    ("我冠心病好几年了", "心脏病"),
+])
+def test_a_condition_said_of_oneself_is_kept_by_name(text: str, condition: str) -> None:
+    said = Normaliser([])(text).text
+    assert extract_conditions(said) == [condition]
+    assert _route(said) == "profile.update"
+
+
+def test_a_condition_that_rules_no_food_out_is_said_by_name(services: Services, make_view: View) -> None:
+    done = profile.update(make_view({"conditions": ["贫血"]}, msg_id="m1"), {"conditions": ["贫血"]}, services)
+    assert "身体情况：贫血" in done.reply and "不吃" not in done.reply
