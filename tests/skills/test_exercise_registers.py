@@ -184,3 +184,15 @@ def test_strength_added_to_a_shown_plan(text: str) -> None:
 ])
 def test_walking_asked_plainly_covers_its_kinds(recorded: str, asked: str, same: bool) -> None:
     assert same_activity(recorded, asked) is same
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("我这个月有没有做运动", "exercise.history"), ("昨天做了什么运动", "exercise.history"),
+    ("上周都练了些啥", "exercise.history"), ("这周有没有去跑步", "exercise.history"), ("帮我做个运动计划", "exercise.plan"),
+])
+def test_whether_or_what_of_a_period_is_a_history(text: str, intent: str) -> None:
+    assert _route(text) == intent
+
+
+def test_what_was_done_in_a_period_keeps_the_period() -> None:
+    assert extract_period("上周都练了些啥") == "上周"
