@@ -7,7 +7,7 @@ from typing import Any
 
 from runtime.skill import UNKNOWN, ActionSpec, SkillResult, SkillSpec, SlotSpec, SlotType, Trigger
 from runtime.views import ExecView
-from skills.smalltalk._kinds import CANNOT, WHAT_TO_EAT, WORN_OUT, kind_of, reply_for
+from skills.smalltalk._kinds import CANNOT, SLANG_LOW, WHAT_TO_EAT, WORN_OUT, kind_of, reply_for
 
 __all__ = ["SPEC", "talk"]
 
@@ -44,6 +44,10 @@ TRIGGERS = (
         "chitchat", "chitchat.worn_out", order=215, pattern=WORN_OUT,
         unless=r"提醒|叫我|闹钟|预算|几号|几点|天气|晚饭|菜谱|记一下|记录|计划|\d|[一二两三四五六七八九十半]\s*(?:公里|分钟|小时|个钟|千米)"
                r"|不想活|活不下去|撑不下去|想死|去死|自杀|轻生|结束生命",
+    ),
+    Trigger(  # a low mood in slang, in a short message: empathy
+        "chitchat", "chitchat.slang_low", order=216, pattern=rf"^.{{0,8}}(?:{SLANG_LOW}).{{0,8}}$",
+        unless=r"提醒|叫我|闹钟|预算|几号|几点|天气|晚饭|菜谱|记一下|记录|计划|\d",
     ),
     Trigger(  # what to eat, asked alone: a plan or a recipe is offered (a dinner rule reads it first when it can)
         "chitchat", "chitchat.what_to_eat", order=205, pattern=WHAT_TO_EAT,
