@@ -289,6 +289,7 @@ def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
                 engine.run_part(turn, part, n, intent=said)  # a question beside a waiting task: answered now
                 continue
             ctx.queued = [p.keep() for p in parts[n:]] + ctx.queued
+            turn.say(texts.queued([p.keep() for p in parts[n:]]))  # none is dropped, and the user sees so
             break
         engine.run_part(turn, part, n, intent=said)
     pending = turn.ctx.pending_confirmation

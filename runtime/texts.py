@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from runtime.skill import SkillRegistry
@@ -35,6 +36,13 @@ def count_word(n: int) -> str:
     return _COUNTS[n] if 0 <= n < len(_COUNTS) else str(n)
 RESUME_OFFER = "刚才{task}还没完成，想接着来就回复“继续”。"
 REPEAT_PENDING = "（接着刚才的：{question}）"
+_JOINED = re.compile(r"^(?:顺便|另外|还有|然后|同时|并且|对了)[，,、\s]*")
+
+
+def queued(requests: list[str]) -> str:
+    """The requests of one message that wait for the first to finish, named in the user's words."""
+    said = "；".join(_JOINED.sub("", r.strip("，,。 ")) for r in requests)
+    return f"（这个办完接着办：{said}）"
 INVALID_HINT = "没太明白，{hint}{question}"
 ADVICE = "{hint}。{question}"
 NO_ADVICE = "这个得你来定哦"

@@ -47,6 +47,7 @@ class HealthProfile(SQLModel, table=True):
     goal: str | None = Field(default=None, max_length=16)
     height_cm: float | None = None
     weight_kg: float | None = None
+    target_weight_kg: float | None = None  # the weight wished for ("目标体重60"), beside the one now
     city: str | None = Field(default=None, max_length=32)
     dislikes: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     allergies: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))

@@ -40,9 +40,9 @@ class ConfirmationStage:
             # which record "周二是5公里" names
             changed = fragment.follow_up(action, pending.params) or {}
             found = {k: v for k, v in changed.items() if pending.params.get(k) != v} or found
-        if not found and action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it
+        if action.follow_up is not None and fragment:  # "不对，是三个": the skill reads it (and what else it names)
             changed = fragment.follow_up(action, pending.params) or {}
-            found = {k: v for k, v in changed.items() if pending.params.get(k) != v}
+            found = {**{k: v for k, v in changed.items() if pending.params.get(k) != v}, **found}
         if not found:  # "不是5公里是6公里": the words after the last 是 are the correction
             found = frame.changed(action, pending.params)
         if not found:

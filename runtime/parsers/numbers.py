@@ -15,7 +15,13 @@ import cn2an
 
 __all__ = ["approximate_numerals", "chinese_to_number", "midpoint", "normalize_numerals"]
 
-_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+# a run of numerals, but not 一 in a word that counts nothing (一下, 一起, 一直, 一般, 一样, 一些, 一定)
+_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万]+(?<!(?<![零〇一二两三四五六七八九十百千万])一(?=[下起直般样些定切旦向阵]))")
+# 七十一点五 / 一点五 / 三点零五: a decimal said in words. Not a clock time: digits after 点 that run on
+# into 十/分/刻 (五点四十五, 三点一刻, 八点五分) or a count (一点三个人) stay as they are.
+_DECIMAL = re.compile(r"([零〇一二两三四五六七八九十百千]+)点([零〇一二三四五六七八九]{1,3})"
+                      r"(?![零〇一二两三四五六七八九十百千万分秒刻钟点位人号半]|个(?!小时|钟))")
+_DIGITS = str.maketrans("零〇一二三四五六七八九", "00123456789")
 _DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _SLANG = {"俩": "2个", "仨": "3个"}
 _FULLWIDTH = str.maketrans("０１２３４５６７８９．，：", "0123456789.,:")
@@ -38,9 +44,15 @@ def chinese_to_number(run: str) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+def _decimal(m: re.Match[str]) -> str:
+    whole = chinese_to_number(m.group(1))
+    return f"{whole}.{m.group(2).translate(_DIGITS)}" if whole.isdigit() else m.group(0)
+
+
 def normalize_numerals(text: str) -> str:
-    """Replace Chinese numeral runs and slang (俩, 仨) by Arabic numbers; full-width digits too."""
-    text = text.translate(_FULLWIDTH)
+    """Replace Chinese numeral runs and slang (俩, 仨) by Arabic numbers, decimals said in words too (七十点八 →
+    70.8); full-width digits too."""
+    text = _DECIMAL.sub(_decimal, text.translate(_FULLWIDTH))
     for word, repl in _SLANG.items():
         text = text.replace(word, repl)
     return _RUN.sub(lambda m: chinese_to_number(m.group(0)), text)
@@ -55,6 +67,8 @@ _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 # 一打 鸡蛋 (12), 半打 (6), 两打 (24): dozens, said of things counted (never 打球 / 打了)
 _DOZEN = re.compile(r"(半|\d+(?:\.\d+)?)\s*打(?![了过完球车卡针算听电扫])")
 _ABOUT_ONE = re.compile(r"个把(?=个|小时|钟头|月|星期|礼拜|人|钟)|(?<![\d.])个把")
+# 个半小时 / 个半钟: one and a half (the 一 left out, as people say it)
+_ONE_AND_A_HALF = re.compile(r"(?<![\d.零一二两三四五六七八九十百几多])个半(?=小时|钟头|钟(?!点)|月)")
 # 四十来分钟 / 十来个 / 一百三十来斤: about that many (来 drops)
 _ABOUT = re.compile(r"(\d+)\s*来\s*(?=" + _UNIT + ")")
 # 一个来小时 / 两个来钟头 / 一个来月: about that many of a unit counted with 个 (来 drops; never 三个来回)
@@ -88,7 +102,7 @@ def approximate_numerals(text: str) -> str:
     Ranges stay ranges ("40-50", "3-4"): :func:`midpoint` reads them where one value is wanted.
     """
     t = _CN_TENS_RANGE.sub(_tens_range, text.translate(_FULLWIDTH))
-    t = _ABOUT_ONE.sub("1", t)
+    t = _ONE_AND_A_HALF.sub("1个半", _ABOUT_ONE.sub("1", t))
     t = normalize_numerals(t.replace("半打", "0.5打"))
     t = _DOZEN.sub(lambda m: _dozens(m) if m.group(1) != "0.5" else "6个", t)
     t = _ABOUT.sub(r"\1", t)

@@ -131,7 +131,8 @@ class Frame:
 
     def resolved(self, entities: Sequence[Any], registry: SkillRegistry) -> Frame:
         """This message with a word pointing at the one entity of its kind just shown ("那天") read as
-        what it names (the entity's ``phrase``), or counted from it ("前一天早上9点…")."""
+        what it names (the entity's ``phrase``), or counted from it ("前一天早上9点…"); never when the word
+        belongs to a value the message names itself ("中秋那天": the user's entity, not the focus)."""
         text = self.text
         if not text:
             return self
@@ -141,7 +142,8 @@ class Frame:
             if obj is None or not isinstance(phrase, str) or sum(e.kind == entity.kind for e in entities) != 1:
                 continue
             for word in sorted(obj.refers, key=len, reverse=True):
-                if word in text:
+                at = text.find(word)
+                if at >= 0 and not any(s < at < e for s, e in self.value_spans):
                     return Frame(text.replace(word, phrase, 1), self.now, self.lang)
             for word in sorted(obj.anchors, key=len, reverse=True):
                 at = text.find(word)

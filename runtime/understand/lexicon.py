@@ -57,7 +57,7 @@ _ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})
 # Function words, pronouns, particles and politeness: they carry no request of their own.
 _FILLER = re.compile(
     r"发(?:给|过来|来)?我?(?:一?下)?|列(?:出来|出|一下|个)|能不能|可不可以|行不行|好不好|要不要|帮我|帮忙|麻烦你?|给我|替我|请你?|一下子?|一下|那个|这个|那道|这道|那条|这条|那些|这些|"
-    r"那项|这项|里面|里头|上面|刚才|刚刚|刚|现在|我们|咱们|你|我|他|她|它|的|地|得|了|吧|呢|啊|呀|吗|嘛|哦|噢|哈|啦|呗|嗯|额|"
+    r"那项|这项|里面|里头|上面|刚才|刚刚|刚|现在|我们|咱们|你|我|他|她|它|的|地|得|了|吧|呢|啊|呀|吗|嘛|哦|噢|哈|啦|呗|嗯|额|来着|"
     r"对了|哦对|忘了说|然后|另外|其实|就是|不过|还有|这回|这次|这下|嗯呐|呐|等等|等一下|等下|稍等|朋友|客人|家人|孩子|小孩|老人|同事|亲戚|老婆|老公|爸爸|妈妈|爸|妈|"
     r"弟弟|妹妹|哥哥|姐姐|弟|妹|哥|姐|表弟|表妹|对|"
     r"就|都|也|还|再|又|先|把|给|让|将|要|想|能|会|可以|一点|点|些|个|道|条|项|那|这|哪|一|是|在|有|没|呗|诶|哎|唉|"
@@ -68,18 +68,25 @@ _FILLER = re.compile(
 _NO = re.compile(r"先别记|别记|先不记|不记|不对|不是|不行|不要|不用|不了|算了|先别|别了|否|取消|no\b|nope|❌|不")
 _YES = re.compile(r"确认|确定|没问题|木问题|没毛病|没错|不错|正确|都对|对的|对了|对滴|对哒|对头|是的|是滴|是哒|好的|好嘞|好滴|好哒|"
                   r"行的|可以的?|阔以|"
-                  r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔")
+                  r"就这样|就这么办|就它了|妥了|妥|成|嗯+|好|行|对|是|ok|okay|yes|yep|👌|👍|✅|✔|"
+                  r"(?:就|那就|帮我)?记(?:上|下|着|下来|一下)?吧|(?:就|那就|帮我)?记(?:上|下|着|下来)")
+
+
+# the day or the part of it a yes may repeat ("没错，昨天晚上", "是滴 上周六那天"): it restates, it asks nothing
+_DAY_AGAIN = re.compile(r"(?:大?前|昨|今|大?后)(?:天|日|晚|早|夜|儿)|(?:上上?|这|本)?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]"
+                        r"|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|那天|那会儿?|那次|当天|的时候|那个点")
 
 
 def yes_no(text: str) -> bool | None:
     """True for a yes, False for a no, None when ``text`` is more than a yes or a no (a correction, a
-    request of its own): only the yes/no words and function words may be in it."""
+    request of its own): only the yes/no words and function words may be in it — and, beside a yes, the
+    day it repeats ("对，就昨晚")."""
     t = text.strip().lower()
     yes = [m.span() for m in _YES.finditer(t)]
     no = [m.span() for m in _NO.finditer(t) if not any(a <= m.start() < b for a, b in yes)]
     if no and explained(t, no + yes):
         return False
-    if yes and not no and explained(t, yes):
+    if yes and not no and explained(t, yes + [m.span() for m in _DAY_AGAIN.finditer(t)]):
         return True
     return None
 
@@ -184,11 +191,20 @@ def explained(text: str, spans: list[Span], *, slack: int = 0) -> bool:
 
 # "那广州呢" / "明天呢" / "那要是周四呢" / "换成上海" / "不对，是6个人": a message that only makes sense
 # against the last query's frame. The fragment is handed to that query's slot extraction.
-_LEAD = r"^(?:哦|噢|啊|呃|额|嗯|哎呀|哎|唉|诶|欸|不用了|算了|还是|要不)?[，,]?"  # "不用了，改成9点半"
+_LEAD = (r"^(?:哦|噢|啊|呃|额|嗯|哎呀|哎哟|哎|唉|诶|欸|不用了|算了|还是|要不|等等|等会儿?|等一下|慢着)?"
+         r"[，,\s]?")  # "不用了，改成9点半"
+# "记错了" / "我说错了" / "搞错日子了": the speaker owns a slip before saying what is right
+_SLIP = r"(?:我|刚才|刚刚)?(?:记|说|写|填|输|打|搞|弄|看)错(?:日子|天|时间|数|了|啦)*"
 _FOLLOW_UP = re.compile(
     _LEAD + r"(?:(?:那要是|那换成|那么|如果是|要是|换成|改成|那)\s*(?P<a>.{1,16}?)(?:的话)?(?:呢|怎么样|咋样|如何)?"
     r"|(?P<b>.{1,12}?)(?:的话)?(?:呢|怎么样呢|又怎么样))[?？。!！~～]*$")
-_CORRECTED = re.compile(_LEAD + r"(?:不对|不是|(?:记|搞|弄|说|写|打|算|看)?错了)[，,、。\s]*(?:是|应该是|改成|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
+# a reason first, then what is right: "刚才秤没放平 应该是70.8", "表没按停，其实是50分钟"
+_REASONED = re.compile(_LEAD + r"(?:刚才|刚刚)?[^，,。；;\s]{1,14}[，,。；;\s]+(?:应该是|其实是|实际是|实际上是)\s*"
+                                r"(?P<c>[^，,。；;]{1,20}?)[。!！~～]*$")
+_CORRECTED = re.compile(_LEAD + rf"(?:{_SLIP}[，,、。\s]*(?:(?:不对|不是)[，,、。\s]*)?|不对|不是|错了|不(?=[，,、。\s]+(?!不|算了|别|没事))"
+                        r"|(?:把)?(?:刚才|刚刚|刚)(?:记|设|加|填|录|存|说)?(?:下)?的?(?:那个|那条|这个|这条|那笔|那次)?"
+                        r"(?=改成|改为|换成|改到))[，,、。\s]*"
+                        r"(?:是|应该是|改成|改为|换成|改到|其实是)?\s*(?P<c>.{1,20}?)[。!！~～]*$")
 
 
 def ahead_minutes(text: str) -> float | None:
@@ -200,7 +216,7 @@ def ahead_minutes(text: str) -> float | None:
 def follow_up_fragment(text: str) -> str | None:
     """The changed part of an elliptical follow-up or a correction, or None when ``text`` is not one."""
     t = text.strip()
-    m = _FOLLOW_UP.match(t) or _CORRECTED.match(t)
+    m = _FOLLOW_UP.match(t) or _CORRECTED.match(t) or _REASONED.match(t)
     if m is None:
         return None
     fragment = next((g for g in m.groups() if g), "").strip("，, ")
@@ -226,7 +242,8 @@ def is_elliptical_question(text: str) -> bool:
 def is_correction(text: str) -> bool:
     """"不对，是6个人" / "改成9点半": the message corrects what was said or done last."""
     t = text.strip()
-    return _CORRECTED.match(t) is not None or re.sub(_LEAD, "", t).startswith(("改成", "改为", "换成", "改到"))
+    return _CORRECTED.match(t) is not None or _REASONED.match(t) is not None \
+        or re.sub(_LEAD, "", t).startswith(("改成", "改为", "换成", "改到"))
 
 
 # only "now", asked: 现在呢 / 那现在呢 / 这下呢 / 现在怎么样了 / 现在有哪些了

@@ -88,6 +88,11 @@ class TypoRepair:
                             found.append((i, word))
         return found
 
+    def vocabulary_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` says a vocabulary word exactly (those characters are no slip of another word)."""
+        return [(i, i + n) for i in range(len(text)) for n in range(2, LONGEST + 1)
+                if i + n <= len(text) and text[i:i + n] in self._vocab]
+
     def likelihood(self, text: str) -> float:
         """The log-probability of the best segmentation of ``text`` (non-Chinese characters are neutral)."""
         return self._segment(text)[0]
@@ -145,12 +150,16 @@ def _repair_uncached(repairer: TypoRepair, text: str) -> tuple[str, tuple[Repair
             break
         base = repairer.likelihood(text)
         alone = repairer.orphans(text)
+        kept = repairer.vocabulary_spans(text)
         best: tuple[float, int, str] | None = None
         for start, word in candidates:
             typed = text[start:start + len(word)]
+            end = start + len(word)
             if typed in repairer._table().logp or not all(
                     start + k in alone for k, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b):
                 continue  # a real word as typed, or a character that belongs to a word: no slip
+            if any(s < end and start < e and not (start <= s and e <= end) for s, e in kept):
+                continue  # it would cut a word of the domain said as it is ("前天骑了": not 前天气了)
             fixed = text[:start] + word + text[start + len(word):]
             gain = repairer.likelihood(fixed) - base + SLIP * sum(a != b for a, b in zip(typed, word, strict=True))
             if gain > 0 and (best is None or gain > best[0]):

@@ -13,7 +13,7 @@ import chinese_calendar as cc
 from runtime.skill.parsers import festivals, next_solar_term, parse_time_phrase, solar_term_on, solar_to_lunar
 from skills.datetime._calendar import last_year_known
 
-__all__ = ["calendar_answer", "fmt", "lunar_text", "named_day"]
+__all__ = ["calendar_answer", "counted_to", "fmt", "lunar_text", "named_day"]
 
 WEEKDAYS = "一二三四五六日"
 _NAMED_HINT = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=len, reverse=True))
@@ -22,6 +22,8 @@ _NAMED_HINT = re.compile("|".join(sorted(map(re.escape, festivals.WORDS), key=le
 _HOW_LONG = r"(?:几|多少)天|多久|多长时间"
 _COUNTDOWN = re.compile(rf"(?:离|距离|距|到)(?P<what>.{{1,12}}?)(?:还有|还剩|还差|还要|有|剩)?(?:{_HOW_LONG})"
                         rf"|(?P<what2>.{{1,12}}?)还(?:有|要|差)(?:{_HOW_LONG})|还有(?:{_HOW_LONG})(?:就到|就是|到)?(?P<what3>.{{1,12}})")
+_UNDATED = re.compile(r"^(?:我的|我们的|我|咱们的?|那个|这个)|[，,。？?！!\s]|(?:还|就)$")
+_FROM_NOW = re.compile(r"^.*?(?:今天|今儿个?|今日|现在|眼下|这会儿?)[^到离距]{0,4}?(?:到|离|距离|距)")
 _HOLIDAY_LENGTH = re.compile(r"放几天|放假几天|放多少天|休几天|放多久|假期多长|几天假|连休几天|放假多少天|休多少天")
 
 
@@ -31,8 +33,38 @@ def fmt(day: date, *, year: bool = True) -> str:
     return f"{head}{day.month}月{day.day}日（星期{WEEKDAYS[day.weekday()]}）"
 
 
+# the same day of another year, month or week: 明年的今天, 去年今日, 下个月的今天, 上礼拜的今天
+_SAME_DAY = re.compile(r"(?P<shift>明年|后年|去年|前年|下个?月|上个?月|下(?:个|一)?(?:周|星期|礼拜)|上(?:个|一)?(?:周|星期|礼拜))"
+                       r"(?:的)?(?:今天|今日|今儿|这一?天|这个日子|同一天)")
+
+
+def _same_day(question: str, today: date) -> tuple[date, str] | None:
+    """(day, words) of "明年的今天" and its kind: today moved by a year, a month or a week (29 Feb → 28 Feb)."""
+    m = _SAME_DAY.search(question)
+    if m is None:
+        return None
+    shift = m.group("shift")
+    if "年" in shift:
+        year = today.year + {"明": 1, "后": 2, "去": -1, "前": -2}[shift[0]]
+        return date(year, today.month, min(today.day, 28 if today.month == 2 and not _leap(year) else 31)), m.group()
+    if "月" in shift:
+        step = 1 if shift.startswith("下") else -1
+        year, month = divmod(today.year * 12 + today.month - 1 + step, 12)
+        last = (date(year + (month == 11), (month + 1) % 12 + 1, 1) - timedelta(days=1)).day
+        return date(year, month + 1, min(today.day, last)), m.group()
+    return today + timedelta(weeks=1 if shift.startswith("下") else -1), m.group()
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
 def named_day(question: str, now: datetime) -> tuple[date, str] | None:
-    """(day, words) of a festival, lunar date, month end or N天后 named in ``question``; None otherwise."""
+    """(day, words) of a festival, lunar date, month end, N天后 or the same day of another year (明年的今天)
+    named in ``question``; None otherwise."""
+    same = _same_day(question, now.date())
+    if same is not None:
+        return same
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     expr = parse_time_phrase(question, midnight)
     if expr is None or not expr.said or not _NAMED_HINT.search(expr.said):
@@ -83,6 +115,9 @@ def _festival_date(question: str, day: date, words: str, today: date) -> str | N
     name = festival.name if festival else words
     if re.search(r"星期几|周几|礼拜几", question) and not re.search(r"几号|哪天|什么时候|日期", question):
         return f"{name}（{fmt(day)}）是星期{WEEKDAYS[day.weekday()]}。"
+    if re.search(r"周末", question):  # "中秋那天是不是周末"
+        weekend = day.weekday() >= 5
+        return f"{'是' if weekend else '不是'}，{name}是{fmt(day)}" + ("，正好是周末。" if weekend else "。")
     lunar = f"，{lunar_text(day, term_too=festival is None or festival.rule is not festivals.Rule.TERM)}"
     head = f"{name}是{fmt(day)}{lunar}。"
     if festival is not None and day < today:
@@ -98,14 +133,22 @@ def _countdown(question: str, now: datetime) -> str | None:
     if m is None:
         return None
     what = next(g for g in (m.group("what"), m.group("what2"), m.group("what3"), "") if g is not None)
+    what = _FROM_NOW.split(what)[-1] or what  # "从今天到五一还有几天": the day counted to, not the one from
     found = named_day(what, now) or _plain_day(what, now)
     if found is None:
-        return None
+        thing = _UNDATED.sub("", what).strip()
+        # "离我生日还有几天": a day only the user knows — asked, never answered with today
+        return f"“{thing}”是哪天呀？告诉我日期（比如“5月20日”）我就能算还有几天。" if thing else None
     day, words = found
     today = now.date()
     festival = _festival(words)
     name = festival.name if festival else words
     return countdown(f"{name}（{fmt(day)}）", (day - today).days, today=f"今天就是{name}（{fmt(day)}）！")
+
+
+def counted_to(question: str) -> str:
+    """The question without the day it counts from ("从今天到端午还有几天" → "端午还有几天")."""
+    return _FROM_NOW.sub("", question) or question
 
 
 def countdown(subject: str, days: int, *, today: str) -> str:

@@ -11,7 +11,7 @@ from runtime.skill import ActionSpec, DomainObject, Operation, SkillResult, Skil
 from runtime.skill.parsers import festivals
 from runtime.views import ExecView
 from skills.datetime._calendar import HOLIDAY_NAMES, BeyondCalendar, day_kind, holiday_days, last_year_known
-from skills.datetime._calendar_answers import calendar_answer, lunar_text, named_day
+from skills.datetime._calendar_answers import calendar_answer, counted_to, lunar_text, named_day
 from skills.datetime._focus import DAY_QUESTIONS, aspect_answer, day_entity
 from skills.datetime._triggers import TRIGGERS
 from skills.datetime._zones import city_time
@@ -20,7 +20,8 @@ from skills.datetime.followup import follow_up_params
 WEEKDAYS = "一二三四五六日"
 _WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2,
        "4": 3, "5": 4, "6": 5, "7": 6}
-_REL = {"大前天": -3, "前天": -2, "昨天": -1, "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+_REL = {"大前天": -3, "前天": -2, "昨天": -1, "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3,
+        "大前儿": -3, "前儿": -2, "昨儿": -1, "今儿": 0, "明儿": 1, "后儿": 2, "大后儿": 3}
 
 
 def fmt_day(day: date, *, year: bool = False) -> str:
@@ -113,10 +114,13 @@ def _mentioned_holiday(question: str) -> tuple[str, str] | None:
 def _holiday_answer(name_cn: str, english: str, today: date) -> str:
     days = holiday_days(english, today)
     if not days:
-        year = today.year + 1
+        festival = festivals.by_word(name_cn)
+        upcoming = next(festivals.occurrences(festival, today), None) if festival is not None else None
         fixed = _FIXED_START.get(name_cn)
-        head = (f"{year}年{name_cn}是{fmt_day(date(year, *fixed))}，具体" if fixed
-                else f"{year}年{name_cn}的")
+        if upcoming is None and fixed:
+            upcoming = date(today.year + (date(today.year, *fixed) < today), *fixed)
+        year = upcoming.year if upcoming is not None else today.year + 1  # the next one, this year if still ahead
+        head = f"{year}年{name_cn}是{fmt_day(upcoming)}，具体" if upcoming is not None else f"{year}年{name_cn}的"
         return (f"{head}放假安排我这里还没有（节假日数据目前只到{last_year_known()}年），"
                 f"要等国务院办公厅发布通知。一般来说{name_cn}是法定节假日，会放假的。")
     first, last = days[0], days[-1]
@@ -176,7 +180,9 @@ def answer(question: str, now: datetime) -> str:
 
 
 def _subject(question: str, now: datetime) -> tuple[date, str] | None:
-    """The day a question is about and how it was named (a festival, 下周五, 12月3日, 明天), if one."""
+    """The day a question is about and how it was named (a festival, 下周五, 12月3日, 明天), if one; a countdown
+    is about the day it counts to."""
+    question = counted_to(question)
     named = named_day(question, now)
     if named is not None:
         word = _mentioned_holiday(question)
@@ -217,9 +223,11 @@ SPEC = SkillSpec(
     vocabulary=lambda: festivals.WORDS,
     description="日期、时间、星期、工作日和节假日",
     help="日期和节日：比如“今天几号”“离春节还有几天”",
-    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "日子"),
+    objects=(DomainObject("day", ("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "那日", "当日",
+                                  "日子"),
                           ((Operation.SEE, "datetime.query"),), noun="日子",
-                          refers=("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天"), questions=DAY_QUESTIONS,
+                          refers=("那一天", "这一天", "那天", "当天", "这天", "同一天", "同一日", "同天", "那日", "当日"),
+                          questions=DAY_QUESTIONS,
                           anchors=("提前一天", "提前两天", "提前三天", "前一天", "前两天", "前三天", "前一晚", "头一天",
                                    "后一天", "第二天", "次日", "隔天", "后两天")),),
     actions=(

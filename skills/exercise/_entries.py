@@ -15,11 +15,12 @@ from typing import Any
 
 from runtime.skill.parsers import parse_value
 from skills.exercise._met import activity_word
-from skills.exercise._when import extract_day
+from skills.exercise._when import DAY_SAID, extract_day
 
 __all__ = ["entries_of", "entry_text", "extract_entries"]
 
 _CLAUSES = re.compile(r"[，,。；;！!]|然后|之后|接着")
+_PAUSE = re.compile(r"\s+")  # a voice run-on or a chat message leaves only spaces between its clauses
 # days joined in one clause: "上周一和上周四都…", "周二、周五各…"
 _JOINED = re.compile(r"(?P<a>(?:上上|上|这|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}\s*[号日]|昨天|前天|今天)"
                      r"\s*(?:和|跟|与|、|还有)\s*"
@@ -40,8 +41,16 @@ def _amount(clause: str) -> dict[str, float]:
     return found
 
 
+# both days of a weekend: "周末两天都去爬山了", "上周末两天各跑了5公里"
+_BOTH_WEEKEND = re.compile(r"(?P<week>上上|上|这|本)?(?:个)?(?:周末|礼拜天和礼拜六)(?:这)?两天(?:都|各|每天)?")
+
+
 def _days_of(clause: str) -> list[str] | None:
-    """The days one clause names when it joins several ("上周一和上周四"), in their plain form."""
+    """The days one clause names when it joins several ("上周一和上周四", "周末两天都…"), in their plain form."""
+    both = _BOTH_WEEKEND.search(clause)
+    if both is not None:
+        which = {"本": "这"}.get(both.group("week") or "", both.group("week") or "")
+        return [f"{which}周六", f"{which}周日"]
     m = _JOINED.search(clause)
     if m is None:
         return None
@@ -53,12 +62,31 @@ def _days_of(clause: str) -> list[str] | None:
     return [d for d in days if d] if all(days) else None
 
 
+def _clauses(text: str) -> list[str]:
+    """The clauses of ``text``: cut at punctuation, and at a space once what comes before it tells a whole
+    workout (an activity and an amount): "上周六打了俩小时球 上周日骑了十公里" is two, "昨天 跑了5公里" one; a day
+    named right after a whole workout starts the next."""
+    out: list[str] = []
+    for clause in _CLAUSES.split(text):
+        said = ""
+        # a day named after a whole workout starts the next one, pause or not ("昨天跑了五公里前天游了一千米")
+        clause = DAY_SAID.sub(lambda m: f" {m.group()}" if m.start() else m.group(), clause)
+        for piece in _PAUSE.split(clause):
+            said += piece
+            if activity_word(said) is not None and _amount(said):
+                out.append(said)
+                said = ""
+        if said or not clause.strip():
+            out.append(said)
+    return out
+
+
 def extract_entries(text: str) -> list[dict[str, Any]] | None:
     """The workouts of a message that tells several (each {"activity", "minutes"/"distance_km", "day"}); None
     when it tells one, or when one of its clauses names an activity without an amount (that one is asked)."""
     entries: list[dict[str, Any]] = []
     day: str | None = None
-    for clause in _CLAUSES.split(text):
+    for clause in _clauses(text):
         if not clause.strip():
             continue
         activity = activity_word(clause)

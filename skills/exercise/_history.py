@@ -26,7 +26,7 @@ LISTED = 10  # workouts listed one by one at most
 FEW = 5  # a period with no more workouts than this lists them one by one, whatever their activity
 # a message that says a workout was done ("昨天游泳了", "今天跑了5公里") and asks nothing
 _DONE = re.compile(r"(?:了|完|过)(?!多少|几)|[\d一二两三四五六七八九十半]\s*(?:分钟|小时|钟头|公里|千米|km)")
-_ASKS = re.compile(r"[?？吗呢么]|没有?$|有没有|几|多少|多久|多长|怎么样|咋样|如何|情况|记录|统计|总结|汇总|看看|看下|看一下|查|列|说说|报告")
+_ASKS = re.compile(r"[?？吗呢么]|没有?$|有没有|几|多少|多久|多长|多远|啥|什么|哪些|怎么样|咋样|如何|情况|记录|统计|总结|汇总|看看|看下|看一下|查|列|说说|报告")
 
 
 def asks_history(text: str) -> bool:

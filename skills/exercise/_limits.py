@@ -29,6 +29,8 @@ _CONDITIONS: tuple[tuple[str, str, frozenset[str], str], ...] = (
     ("血压", r"高血压|血压高|血压", frozenset({"HIIT", "跳绳"}), "血压高，不安排高强度间歇，力量训练别憋气"),
     ("心脏", r"心脏|心血管|心梗", frozenset({"HIIT", "跳绳", "跑步", "篮球", "足球"}), "心脏方面要小心，只安排中低强度"),
     ("孕期", r"怀孕|孕期|孕妇|备孕", IMPACT | {"HIIT", "动感单车"}, "孕期只安排低强度运动"),
+    ("年纪", r"老年人?|老人家|上了?年纪|岁数大|年纪大|老胳膊老腿|[六七八]十(?:多|来)?岁", IMPACT | {"HIIT"},
+     "上了年纪，只安排低冲击、练平衡的运动"),
 )
 _CATEGORY = (("跑跳", r"跑跳|又跑又跳|蹦跳|跑(?:和|或|或者)?跳", IMPACT, "不安排跑跳"),
              ("剧烈", r"剧烈|高强度|太累的", frozenset({"HIIT", "跳绳", "跑步"}), "不安排剧烈运动"),
@@ -37,7 +39,8 @@ _PROBLEM = (r"(?:的)?(?:不太好|不好|不行|有伤|受过伤|受伤了?|伤
             r"做过手术|动过手术|崴过|崴了|扭过|扭伤过?|骨折过|不灵活|有旧伤|劳损)")
 # a body part or condition said with what is wrong with it (the words a plan's follow-up listens for)
 BODY = (r"(?:我|我的|最近)?(?:膝盖|膝关节|半月板|脚踝|脚腕|跟腱|腰椎|腰间盘|腰|肩膀|肩周|肩|血压|心脏|心血管)" + _PROBLEM
-        + r"|(?:我)?(?:高血压|怀孕了?|孕期|备孕)")
+        + r"|(?:我)?(?:高血压|怀孕了?|孕期|备孕)"
+        + r"|(?:我)?(?:都|已经)?(?:是)?(?:老年人|上了?年纪|岁数大了?|年纪大了?|[六七八]十(?:多|来)?岁了?)")
 _NOT = r"(?:别|不要|不想|不能|不用|不适合|没法|避开|避免|不爱|不喜欢|讨厌|去掉|取消)"
 
 
@@ -46,7 +49,7 @@ def _conditions(text: str) -> list[str]:
     for name, words, _, _ in _CONDITIONS:
         m = re.search(rf"(?:{words})", text)
         said_wrong = m is not None and (m.group().startswith("崴") or "高" in m.group() and name == "血压")
-        if m and (name in ("孕期", "心脏") or said_wrong or re.match(_PROBLEM, text[m.end():])):
+        if m and (name in ("孕期", "心脏", "年纪") or said_wrong or re.match(_PROBLEM, text[m.end():])):
             found.append(name)
     return found
 
@@ -129,6 +132,9 @@ def _clause_days(text: str) -> set[int]:
     return days
 
 
+_ASKS = re.compile(r"[吗么嘛？?]|啥|什么|哪些|几|呢$")
+
+
 def extract_days(text: str) -> list[int] | None:
     """The free weekdays ``text`` states (0 = Monday): "只有周末有空" → [5, 6]; "周二周四晚上有空" → [1, 3];
     "工作日没空" → [5, 6]; None when it says nothing of free days. Each clause says free or busy days
@@ -137,7 +143,7 @@ def extract_days(text: str) -> list[int] | None:
     busy: set[int] = set()
     for clause in _CLAUSE_BREAK.split(text):
         days = _clause_days(clause)
-        if not days:
+        if not days or _ASKS.search(clause):  # "周六要练吗" asks about a day, it does not free it
             continue
         if re.search(_BUSY, clause):
             busy |= days

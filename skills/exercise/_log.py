@@ -158,14 +158,16 @@ def confirm_log(params: Mapping[str, Any]) -> str:
     return f"确认记录：{said}吗？"
 
 
+_NOT_THIS = re.compile(r"(?:而)?不是[^，,。；;\s是]{1,6}")  # what a correction denies ("不是跑步")
 _DENIED = re.compile(r"^.*?(?:不是|不对)[^，,。；;]*[，,。；;]\s*")
-_SAID_INSTEAD = re.compile(r"(?:^|[，,。；;\s])\s*(?:而是|应该是|其实是|改成|换成|是)")
+_SAID_INSTEAD = re.compile(r"而是|应该是|其实是|改成|换成|(?<!不)是")
 
 
 def _instead(fragment: str) -> str:
-    """The words a correction says instead ("昨天，是前天晚上" → "前天晚上"), not the ones it denies."""
-    marks = list(_SAID_INSTEAD.finditer(fragment))
-    return fragment[marks[-1].end():] if marks else _DENIED.sub("", fragment)
+    """The words a correction says instead ("昨天，是前天晚上" → "前天晚上", "不是周二是周三" → "周三"), not the
+    ones it denies."""
+    marks = [m for m in _SAID_INSTEAD.finditer(fragment) if fragment[m.end():].strip()]
+    return fragment[marks[-1].end():].strip() if marks else _DENIED.sub("", fragment)
 
 
 def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
@@ -188,7 +190,8 @@ def corrected_log(previous: Mapping[str, Any], fragment: str) -> Mapping[str, An
         changed["minutes"] = float(minutes)
     if km is not None:
         changed["distance_km"] = float(km)
-    activity = activity_word(fragment)  # "是蛙泳" after 游泳: the word changes, whatever its kind
+    # "是蛙泳" after 游泳: the word changes, whatever its kind; "不是跑步 是游泳": the one said instead
+    activity = activity_word(_NOT_THIS.sub("", _instead(fragment)))
     if activity is not None and activity != _word(previous):
         changed["activity"] = activity
     if not changed:

@@ -60,8 +60,9 @@ def activities() -> dict[str, Activity]:
 DEFAULT_WEIGHT_KG = 60.0
 
 
-# what people put inside a verb-object activity: 游完泳, 跳了20分钟绳, 跑了会儿步, 打了场球
-_SPLIT_FILLER = r"(?:了|完|过|着|会儿?|一会儿?|场|趟|[\d零一二两三四五六七八九十百半.]+\s*(?:个)?(?:分钟|小时|钟头|公里|千米|圈|次|下)?)*"
+# what people put inside a verb-object activity: 游完泳, 跳了20分钟绳, 跑了会儿步, 打了场球, 打了一个钟波
+_SPLIT_FILLER = (r"(?:了|完|过|着|会儿?|一会儿?|场|趟|个[半把](?:钟头|小时|钟)"
+                 r"|[\d零一二两三四五六七八九十百半.]+\s*(?:个)?(?:分钟|小时|钟头|钟|公里|千米|圈|次|下)?)*")
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +90,7 @@ def _form(word: str) -> bool:
     return len(word) < 2 or word.endswith("了")
 
 
+_FINISHED = re.compile(r"([跑游骑走跳爬练打踢])完(?![了成])")
 # places named after what is done there: "健身房练了一个小时力量" is strength training, not 健身 as such
 _PLACES = re.compile(r"健身房|健身中心|健身馆|游泳馆|游泳池|跑道")
 
@@ -110,7 +112,8 @@ def _named(text: str) -> tuple[str, str] | None:
     for pattern, word, name in _split_forms():
         if pattern.search(text):
             return word, name
-    return None
+    finished = _FINISHED.sub(r"\1了", text)  # "刚游完 1500米": 游完 is 游了
+    return _named(finished) if finished != text else None
 
 
 def find_activity(text: str) -> str | None:
@@ -130,11 +133,16 @@ def activity_word(text: str) -> str | None:
     return name if _form(word) or word in name else word  # "力量" is 力量训练
 
 
+# an activity asked by its plain name covers its gentler and brisker kinds ("这周走了多久" counts 快走 and 散步)
+_FAMILIES = {"走路": frozenset({"走路", "快走", "散步"})}
+
+
 def same_activity(word: str, asked: str) -> bool:
     """Whether a workout recorded as ``word`` is one ``asked`` means: the same word, or any word of the
-    activity when the activity's own name is asked ("跑步" covers 慢跑 and 夜跑; "蛙泳" only 蛙泳)."""
+    activity when the activity's own name is asked ("跑步" covers 慢跑 and 夜跑; "蛙泳" only 蛙泳; 走路 covers 快走)."""
     kind = find_activity(asked)
-    return word == asked or (kind == asked and find_activity(word) == kind)
+    done = find_activity(word)
+    return word == asked or (kind == asked and (done == kind or done in _FAMILIES.get(kind, ())))
 
 
 def estimate(activity: str, *, minutes: float | None, distance_km: float | None, weight_kg: float) -> Estimate:

@@ -1,5 +1,6 @@
 """The stretch of time a history question is about: 这周, 上礼拜, 这个月, 上个月, 11月份, 今年, 去年, 最近,
-最近三天, 过去两周, 近一个月, 周末, 今天, 昨天 — and the dates it covers.
+最近三天, 过去两周, 近一个月, 周末, 今天, 昨天, from a day until now (上周三到现在, 10号以来) — and the dates it
+covers.
 
 Pure. :func:`extract_period` finds the words and gives them back in one plain form (the ``period`` slot's
 value, so "那上个月呢" can replace it); :func:`resolve_period` turns that form into a :class:`Period`
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from runtime.skill.parsers import parse_value
+from skills.exercise._when import extract_day, past_day
 
 __all__ = ["RECENT_DAYS", "Period", "extract_period", "find_period", "resolve_period"]
 
@@ -35,6 +37,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for p
     (r"最近|近期|近来|这段时间|这阵子|这些天|这几天|这段日子", "最近"),
     (r"一共|总共|所有|全部|到现在|至今|有史以来|以来|历史", "全部"),
 ))
+# from a day until now: "上周三到现在", "从3号开始到今天", "12月10号以来", "自打上个月5号起"
+_SINCE = re.compile(r"(?:从|自打|自从|自)?(?P<day>[^，,。？?]{1,10}?)\s*(?:开始)?(?:到现在|到今天|到目前|至今|以来|起(?:到现在)?)")
 _UNIT_DAYS = {"天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "月": 30, "年": 365}
 
 
@@ -71,8 +75,21 @@ def extract_period(text: str) -> str | None:
     return found[1] if found else None
 
 
+def _since(text: str) -> tuple[str, str] | None:
+    """"上周三到现在": the words and the plain form ("上周三起": the day as a workout's day is said) of a period
+    from a day said until now."""
+    m = _SINCE.search(text)
+    said = extract_day(m.group("day")) if m else None
+    if m is None or said is None or said.startswith("今天"):
+        return None
+    return m.group(0), f"{said}起"
+
+
 def find_period(text: str) -> tuple[str, str] | None:
     """The words of ``text`` that name a period, and its plain form ("最近一个月" → "最近30天")."""
+    since = _since(text)
+    if since is not None:
+        return since
     for pattern, form in _FORMS:
         m = pattern.search(text)
         if m is None:
@@ -126,6 +143,9 @@ def resolve_period(said: str, today: date) -> Period | None:
             year, month = year - 1, month + 12
         start, end = _month(year, month)
         return Period(start, end, f"{month}月")
+    since = past_day(said[:-1], today) if said.endswith("起") else None
+    if since is not None:
+        return Period(since, today, f"{since.month}月{since.day}日以来")
     m = re.fullmatch(r"(\d{1,2})月", said)
     if m:
         month = int(m.group(1))

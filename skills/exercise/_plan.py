@@ -7,12 +7,13 @@ activity a week plus muscle-strengthening on 2+ days), scaled by level.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from skills.exercise._limits import CARDIO, ruled_out
 
-__all__ = ["LEVELS", "PlanDay", "WeekPlan", "parse_level", "shift_level", "weekly_plan"]
+__all__ = ["LEVELS", "SESSIONS_SAID", "PlanDay", "WeekPlan", "extract_sessions", "parse_level", "shift_level", "weekly_plan"]
 
 LEVELS = ("初级", "中级", "高级")
 _LEVEL_WORDS = (("高级", ("高级", "老手", "很有经验", "专业")), ("中级", ("中级", "有基础", "练过", "一般")),
@@ -61,6 +62,24 @@ class WeekPlan:
     changes: list[str] = field(default_factory=list)
 
 
+# how often a week: "每周练三次", "一周四天", "一个礼拜两回", "每星期跑3次"; 每天 is every day
+SESSIONS_SAID = (r"(?:(?:改成|换成|变成)?(?:每|一)(?:个)?(?:周|星期|礼拜))(?:只能|只有|能|可以|打算|想|大概|就|最多|顶多)?"
+                 r"(?:抽出|挤出|抽|挤|有)?(?:练|运动|锻炼|健身|训练|去|跑|游|骑|走)?(?P<n>[1-7一二两三四五六七])(?:次|回|天|趟)"
+                 r"(?:就行|就够了|吧|好了)?"
+                 r"|每天都?(?:练|运动|锻炼|健身|训练)|天天(?:练|运动|锻炼)")
+_SESSIONS = re.compile(SESSIONS_SAID)
+_CN_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
+
+
+def extract_sessions(text: str) -> int | None:
+    """Sessions a week said ("每周练三次" → 3, "每天都练" → 7); None when not said."""
+    m = _SESSIONS.search(text)
+    if m is None:
+        return None
+    n = m.group("n")
+    return 7 if n is None else int(n) if n.isdigit() else _CN_DIGIT[n]
+
+
 def parse_level(text: str) -> str | None:
     """初级/中级/高级 from words such as 新手 / 有基础 / 老手."""
     for level, words in _LEVEL_WORDS:
@@ -91,15 +110,17 @@ def _substitute(activity: str, avoid: set[str], used: set[str]) -> str | None:
 
 
 def weekly_plan(goal: str | None, level: str | None, minutes: float | None, *, avoid: Sequence[str] = (),
-                days: Sequence[int] = (), add: Sequence[str] = ()) -> WeekPlan:
+                days: Sequence[int] = (), add: Sequence[str] = (), per_week: int | None = None) -> WeekPlan:
     """Training days for one week, Monday first, respecting ``avoid`` (restrictions: 膝盖, 跑跳, 游泳 …),
-    the free weekdays ``days`` (0 = Monday; all when empty) and the activities to ``add``."""
+    the free weekdays ``days`` (0 = Monday; all when empty), the activities to ``add`` and the sessions
+    ``per_week`` asked for (else the level's)."""
     template = _TEMPLATES.get(goal or "保持", _TEMPLATES["保持"])
     level = level if level in LEVELS else "初级"
     per_session = int(max(10, min(120, minutes or {"初级": 30, "中级": 45, "高级": 60}[level])))
     banned = ruled_out(avoid)
     changes: list[str] = []
-    chosen = [(d, act, note) for d, act, note in template[:SESSIONS[level]]]
+    count = max(1, min(len(template), per_week)) if per_week else SESSIONS[level]
+    chosen = list(template[:count])
     free = sorted(set(days)) if days else []
     if free:
         picked = _spread(free, len(chosen))
@@ -112,15 +133,16 @@ def weekly_plan(goal: str | None, level: str | None, minutes: float | None, *, a
                 continue
             act, note = instead, _NOTES.get(instead, "中等强度")
         sessions.append(PlanDay(day, act, per_session, note))
-    for wanted in add:
-        sessions = _added(sessions, wanted, banned, free, per_session, changes)
+    for wanted in add:  # as many sessions as were asked for stay as many
+        sessions = _added(sessions, wanted, banned, free, per_session, changes, full=per_week is not None)
     return WeekPlan(sorted(sessions, key=lambda p: p.weekday), changes)
 
 
 def _added(sessions: list[PlanDay], wanted: str, banned: set[str], free: Sequence[int], minutes: int,
-           changes: list[str]) -> list[PlanDay]:
-    """``sessions`` with one more session of ``wanted`` (an activity, or 有氧 for any cardio): on a free day,
-    else in place of a repeated activity, else as the last part of the sessions there are."""
+           changes: list[str], *, full: bool = False) -> list[PlanDay]:
+    """``sessions`` with one more session of ``wanted`` (an activity, or 有氧 for any cardio): on a free day
+    (unless the week is ``full``: as many sessions as were asked for), else in place of a repeated activity,
+    else as the last part of the sessions there are."""
     used = {s.activity for s in sessions}
     activity = wanted
     if wanted == "有氧":
@@ -129,7 +151,7 @@ def _added(sessions: list[PlanDay], wanted: str, banned: set[str], free: Sequenc
     if not activity or activity in banned:
         return sessions
     taken = {s.weekday for s in sessions}
-    open_days = [d for d in (free or range(7)) if d not in taken]
+    open_days = [] if full else [d for d in (free or range(7)) if d not in taken]
     if open_days:
         # a day away from the others when there is one (Tuesday before Monday after a Monday session)
         day = max(open_days, key=lambda d: min((abs(d - t) for t in taken), default=7))

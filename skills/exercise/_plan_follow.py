@@ -14,7 +14,7 @@ from typing import Any
 from runtime.skill import Entity, FollowUps, Modifier, Question, Refine
 from runtime.skill.parsers import parse_value
 from skills.exercise._limits import BODY, DAYS_SAID, extract_add, extract_avoid, extract_days
-from skills.exercise._plan import shift_level
+from skills.exercise._plan import SESSIONS_SAID, extract_sessions, shift_level
 from skills.profile import parse_goal
 
 __all__ = ["FOLLOW_UPS"]
@@ -52,6 +52,11 @@ def _minutes(params: Params, m: re.Match[str], entity: Entity | None, shown: Par
     return {**params, "minutes": float(said)} if said and said != params.get("minutes") else None
 
 
+def _sessions(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
+    said = extract_sessions(m.string)
+    return {**params, "sessions": said} if said and said != params.get("sessions") else None
+
+
 def _level(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
     """One level harder or easier; easier than the easiest level is shorter sessions."""
     now = shown.get("level") or params.get("level")
@@ -82,8 +87,12 @@ _LEVEL = (r"(?P<up>强度(?:再)?(?:大|高|加大|提高|加)(?:一)?点|太轻
 _GOAL = r"(?:目标)?(?:改成|换成|变成|改为|是|想)?(?:减脂|减肥|瘦身|减重|增肌|长肌肉|控糖|降血糖|保持体重|保持身材)(?:为主)?"
 
 _DAY_NUM = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WHAT_THAT_DAY = (r"(?:那)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?:那天|那次|那一天|的)?(?:我)?(?:要|该|是)?"
-                  r"(?:练|做|安排|干|运动|锻炼)(?:了|的)?(?:个)?(?:啥|什么|哪些|些什么|些啥|什么项目)(?:来着|呢|啊|呀)?")
+_WHAT_THAT_DAY = (r"(?:那)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?:那天|那次|那一天|的)?(?:我)?"
+                  r"(?:(?:要|该|是|都)?(?:练|做|安排|排|干|运动|锻炼|搞)?(?:了|的|些)?(?:是|有)?(?:个)?"
+                  r"(?:啥|什么|哪些|些什么|些啥|什么项目|啥项目|嘛|哪样)"
+                  r"|(?:有没有|要不要|用不用|需不需要|有|要|需要|用)(?:没有)?(?:安排|训练|练|运动|锻炼)(?:吗|么|没|不)?"
+                  r"|(?=呢))(?:来着|呢|啊|呀|哈)?")
+# a weekday of the plan asked after: "周三安排的是啥", "礼拜五干嘛", "周日要练吗", "那周二呢"
 
 
 def _that_day(params: Params, m: re.Match[str], entity: Entity | None, shown: Params) -> Params | None:
@@ -105,6 +114,7 @@ FOLLOW_UPS = FollowUps(
         Modifier("free days", DAYS_SAID, _fresh(_days)),
         Modifier("add an activity", _ADD, _fresh(_add)),
         Modifier("time per session", _MINUTES, _fresh(_minutes)),
+        Modifier("sessions a week", SESSIONS_SAID, _fresh(_sessions)),
         Modifier("intensity", _LEVEL, _fresh(_level)),
         Modifier("goal", _GOAL, _fresh(_goal)),
     ),

@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 
 from runtime.skill.parsers import parse_value
 
-__all__ = ["WorkoutTime", "extract_day", "resolve_day"]
+__all__ = ["DAY_SAID", "WorkoutTime", "extract_day", "past_day", "resolve_day"]
 
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
 _N = r"[\d一二两三四五六七八九十]{1,3}"
@@ -36,6 +36,7 @@ _FOLDED = {"今早": ("今天", "早上"), "今晚": ("今天", "晚上"), "今�
            "昨夜": ("昨天", "晚上"), "昨早": ("昨天", "早上"), "前晚": ("前天", "晚上")}
 _DAY_NAME = {"今日": "今天", "今儿": "今天", "昨日": "昨天", "昨儿": "昨天", "前儿": "前天", "大前儿": "大前天"}
 DEFAULT_HOUR = 12  # a day said without a time of day
+DAY_SAID = _DAY  # where a message names a day (a run-on names the next workout's day without a pause)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,12 @@ def _day(said: str, today: date) -> tuple[date, bool] | None:
         last = today.replace(day=1) - timedelta(days=1)
         return _past_date(last, last.month, mday) if mday <= last.day else None
     return _past_date(today, month, mday)
+
+
+def past_day(said: str, today: date) -> date | None:
+    """The date a plain form from :func:`extract_day` names, when it is not after ``today`` (else None)."""
+    found = _day(said, today)
+    return found[0] if found is not None and not found[1] and found[0] <= today else None
 
 
 def _past_date(today: date, month: int | None, mday: int) -> tuple[date, bool] | None:

@@ -22,7 +22,7 @@ from skills.exercise._history import extract_activity, extract_history_period, h
 from skills.exercise._limits import describe_avoid, describe_days, extract_add, extract_avoid, extract_days
 from skills.exercise._log import confirm_log, corrected_log, how_long, log, num, weight_of
 from skills.exercise._met import DEFAULT_WEIGHT_KG, activities, activity_word, estimate
-from skills.exercise._plan import parse_level, weekly_plan
+from skills.exercise._plan import extract_sessions, parse_level, weekly_plan
 from skills.exercise._plan_follow import FOLLOW_UPS as PLAN_FOLLOW_UPS
 from skills.exercise._triggers import TRIGGERS
 from skills.exercise._when import extract_day
@@ -47,14 +47,16 @@ def plan(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResul
     level = parse_level(str(params.get("level") or "")) or "初级"
     avoid = [str(a) for a in _items(params, "avoid")]
     free = [int(d) for d in _items(params, "days") if isinstance(d, int) and 0 <= d <= 6]
+    per_week = params.get("sessions")
     week = weekly_plan(goal, level, num(params.get("minutes")), avoid=avoid, days=free,
-                       add=[str(a) for a in _items(params, "add")])
+                       add=[str(a) for a in _items(params, "add")],
+                       per_week=per_week if isinstance(per_week, int) and not isinstance(per_week, bool) else None)
     days = week.days
     weight, assumed = weight_of(services, view.user)
     weekly_kcal = sum(estimate(d.activity, minutes=d.minutes, distance_km=None, weight_kg=weight).kcal for d in days)
     minutes = days[0].minutes if days else int(num(params.get("minutes")) or 30)
     lines = _that_day(days, params.get("day_asked"))
-    lines += [f"一周训练计划（目标：{goal or '保持健康'}，{level}，每次{minutes}分钟）："]
+    lines += [f"一周训练计划（目标：{goal or '保持健康'}，{level}，每周{len(days)}次，每次{minutes}分钟）："]
     lines += [f"· {d.label} {d.activity} {d.minutes}分钟 — {d.note}" for d in days]
     kept = describe_avoid(avoid) + ([describe_days(free)] if free else []) + week.changes
     if kept:
@@ -123,6 +125,7 @@ SPEC = SkillSpec(
                 SlotSpec("avoid", SlotType.TEXT_LIST, "有没有要避开的运动或身体部位？", required=False, extract=extract_avoid),
                 SlotSpec("days", SlotType.TEXT_LIST, "哪几天有空？", required=False, extract=extract_days),
                 SlotSpec("add", SlotType.TEXT_LIST, "想多练点什么？", required=False, extract=extract_add),
+                SlotSpec("sessions", SlotType.TEXT, "一周想练几次？", required=False, extract=extract_sessions),
             ),
             description="按目标和时间给一周运动计划（可说明身体限制、有空的日子）",
         ),

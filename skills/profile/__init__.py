@@ -8,10 +8,11 @@ from skills.profile._parse import (
     extract_dislikes,
     extract_field,
     extract_height,
+    extract_target_weight,
     extract_weight,
     parse_goal,
 )
 from skills.profile._view import extract_aspect
 
 __all__ = ["extract_aspect", "extract_bare_value", "extract_conditions", "extract_dislikes", "extract_field", "extract_height",
-           "extract_weight", "parse_goal"]
+           "extract_target_weight", "extract_weight", "parse_goal"]

@@ -13,7 +13,8 @@ from runtime.skill.parsers import parse_restrictions, parse_value
 from skills.weather import find_city
 
 __all__ = ["CONDITIONS", "GOALS", "extract_allergies", "extract_city", "extract_conditions", "extract_dislikes",
-           "extract_bare_value", "extract_field", "extract_goal", "extract_height", "extract_weight", "parse_goal"]
+           "extract_bare_value", "extract_field", "extract_goal", "extract_height", "extract_target_weight",
+           "extract_weight", "parse_goal"]
 
 GOALS = ("减脂", "增肌", "控糖", "保持")
 _GOAL_WORDS = (
@@ -75,14 +76,57 @@ def extract_height(text: str) -> float | None:
     return float(value) if isinstance(value, int | float) and 120 <= value <= 230 else None
 
 
-_TARGET = re.compile(r"(?:想|要|打算|争取|希望)(?:减|瘦|降|增|长|练)到|目标体重|理想体重|目标(?:是|定在|设在)?\s*[\d一二两三四五六七八九十百]")
+_TARGET = re.compile(r"(?:想|要|打算|争取|希望|准备|计划)(?:先)?(?:减|瘦|降|增|长|练|涨|增重)到|目标体重|理想体重"
+                     r"|目标(?:是|定在|设在|定为|设为)?\s*(?=[\d一二两三四五六七八九十百])")
+# where the weight wished for ends: a clause break, or the weight now said after it ("目标65 现在58")
+_TARGET_END = re.compile(r"[，,。；;！!？?\s]|现在|目前|当前|如今|眼下")
+_NOW = re.compile(r"(?:现在|目前|当前|如今|眼下)(?:的)?(?:体重)?(?:是|有|才|都|已经)?\s*"
+                  r"([\d.一二两三四五六七八九十百点]+\s*(?:斤|公斤|kg|KG|千克)?)(?![\d.]|\s*(?:厘米|cm|公分|米))")
+JIN_FROM = 120  # a weight said without its unit from this number up is in 斤 (people weigh themselves so)
+
+
+def _target_span(text: str) -> tuple[int, int] | None:
+    """Where ``text`` says the weight wished for ("目标体重65kg", "想减到120斤"), up to the next clause."""
+    m = _TARGET.search(text)
+    if m is None:
+        return None
+    end = _TARGET_END.search(text, m.end())
+    return m.start(), end.start() if end else len(text)
+
+
+def _kg_said(words: str) -> float | None:
+    """A weight in words that name it (65kg, 120斤, 体重65), else a bare number: kilograms, or 斤 from 120."""
+    value = parse_value("weight", words)
+    if not isinstance(value, int | float):
+        value = parse_value("number", words)
+        if isinstance(value, int | float) and value >= JIN_FROM:
+            value /= 2
+    return round(float(value), 1) if value is not None and 25 <= value <= 250 else None
+
+
+def extract_target_weight(text: str) -> float | None:
+    """The weight wished for, in kg: 目标体重65kg / 想减到120斤 (60) / 目标是60公斤 / 要瘦到五十五."""
+    span = _target_span(text)
+    if span is None:
+        return None
+    said = text[span[0]:span[1]]
+    m = _TARGET.match(said)
+    return _kg_said(said[m.end():] if m and not m.group().startswith("目标体重") else said)
 
 
 def extract_weight(text: str) -> float | None:
     """Weight in kg, as it is now: 体重70公斤 / 70kg / 140斤 / 体重65 / 把体重更新为70 / 一百三十来斤 (a number
-    of 120+ after 体重 is read as 斤); a weight wished for (想减到120斤, 目标体重60) is not the weight."""
-    if _TARGET.search(text):
-        return None
+    of 120+ after 体重 is read as 斤); a weight wished for (想减到120斤, 目标体重60) is not the weight, the
+    one said beside it is ("目标体重65 现在58")."""
+    span = _target_span(text)
+    if span is not None:
+        rest = text[:span[0]] + " " + text[span[1]:]
+        now = _NOW.search(rest)
+        return _kg_said(now.group(1)) if now else _weight_in(rest)
+    return _weight_in(text)
+
+
+def _weight_in(text: str) -> float | None:
     value = parse_value("weight", text)
     if isinstance(value, int | float):
         return round(float(value), 1) if 25 <= value <= 250 else None
@@ -152,6 +196,9 @@ CONDITIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("乳糖不耐", r"乳糖不耐", ("奶",)),
     ("麸质过敏", r"麸质过敏|乳糜泻", ("麸质",)),
     ("胃不好", r"胃不好|胃病|胃炎|胃溃疡", ("辣", "生冷")),
+    ("心脏病", r"心脏病|心脏不好|冠心病|心梗|心衰|搭过?支架|放过?支架", ("肥肉", "油炸", "咸菜")),
+    ("贫血", r"贫血", ()),  # kept by name; it rules no food out
+    ("哮喘", r"哮喘", ()),
 )
 
 
@@ -169,7 +216,8 @@ _FIELDS = (("height_cm", r"身高|个子|多高"), ("weight_kg", r"体重|多重
 
 
 # a number said alone as the new value ("体重更新一下，72.5", "称错了，改成72"): no unit, at the end
-_BARE_VALUE = re.compile(r"(?:^|[，,：:\s]|改成|改为|换成|更新为|更新成|应该是|其实是|是)\s*(\d{2,3}(?:\.\d{1,2})?)\s*"
+_BARE_VALUE = re.compile(r"(?:^|[，,：:\s]|改成|改为|换成|更新为|更新成|应该是|其实是|是)\s*"
+                         r"(\d{2,3}(?:\.\d{1,2})?|[一二两三四五六七八九十百][零一二两三四五六七八九十百]{0,4}(?:点[零一二三四五六七八九]{1,2})?)\s*"
                          r"(?:吧|了|啊|呀|哈)?[。!！~～]*$")
 
 
@@ -179,7 +227,8 @@ def extract_bare_value(text: str) -> float | None:
     if extract_height(text) is not None or extract_weight(text) is not None or _TARGET.search(text):
         return None
     m = _BARE_VALUE.search(text)
-    return float(m.group(1)) if m else None
+    value = parse_value("number", m.group(1)) if m else None  # 七十点八 as 70.8
+    return float(value) if isinstance(value, int | float) and 10 <= value < 1000 else None
 
 
 def extract_field(text: str) -> str | None:

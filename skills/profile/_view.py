@@ -14,10 +14,12 @@ from skills.store import get_profile
 __all__ = ["VIEW_FOLLOW_UPS", "bmi_text", "extract_aspect", "profile_dto", "view_profile"]
 
 # what a question about the profile asks after (the first that matches wins)
-_ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"), ("weight_kg", r"多重|体重|几斤|多少斤|多少公斤"),
-            ("height_cm", r"多高|身高|个子"), ("goal", r"目标"), ("city", r"城市|住哪|住在哪"),
+_ASPECTS = (("bmi", r"BMI|bmi|体质指数|胖不胖|超重|胖吗|瘦吗|算胖|算瘦"),
+            ("target_weight_kg", r"目标体重|理想体重|(?:减|瘦|增|长)到多少|离目标"),
+            ("weight_kg", r"多重|多沉|几重|(?<!目标)(?<!理想)体重|几斤|多少斤|几公斤|多少公斤|多少千克|多少kg"),
+            ("height_cm", r"多高|几高|身高|个子|多少厘米|多少公分"), ("goal", r"(?<!离)目标(?!体重)"), ("city", r"城市|住哪|住在哪"),
             ("dislikes", r"忌口|不吃什么|不吃啥|不能吃"), ("allergies", r"过敏"),
-            ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|什么病|啥病|"
+            ("conditions", r"身体情况|身体状况|健康情况|健康状况|病史|慢性病|基础病|什么病|啥病|毛病|哪些病|"
                            r"(?:身体|健康)(?:上)?有(?:啥|什么|哪些)(?:情况|状况|毛病|问题|病)"))
 
 
@@ -41,7 +43,7 @@ def profile_dto(profile: HealthProfile | None) -> dict[str, Any]:
     if profile is None:
         return {}
     return {"goal": profile.goal, "height_cm": profile.height_cm, "weight_kg": profile.weight_kg,
-            "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies),
+            "target_weight_kg": profile.target_weight_kg, "city": profile.city, "dislikes": list(profile.dislikes), "allergies": list(profile.allergies),
             "conditions": list(profile.conditions or [])}
 
 
@@ -53,6 +55,8 @@ def _said(dto: Mapping[str, Any]) -> str:
         parts.append(f"身高{dto['height_cm']:g}厘米")
     if dto.get("weight_kg"):
         parts.append(f"体重{dto['weight_kg']:g}公斤")
+    if dto.get("target_weight_kg"):
+        parts.append(f"目标体重{dto['target_weight_kg']:g}公斤")
     if dto.get("city"):
         parts.append(f"常住城市{dto['city']}")
     if dto.get("conditions"):
@@ -67,10 +71,12 @@ def _said(dto: Mapping[str, Any]) -> str:
     return "，".join(parts)
 
 
-_MISSING = {"bmi": "算BMI要身高和体重，", "weight_kg": "你还没告诉我体重，", "height_cm": "你还没告诉我身高，",
+_MISSING = {"bmi": "算BMI要身高和体重，", "weight_kg": "你还没告诉我体重，", "target_weight_kg": "你还没设目标体重，",
+            "height_cm": "你还没告诉我身高，",
             "goal": "你还没设目标，", "city": "你还没告诉我常住哪个城市，", "dislikes": "你还没说过忌口，",
             "allergies": "你还没说过对什么过敏，", "conditions": "你还没说过有什么慢性病或身体情况，"}
 _EXAMPLE = {"bmi": "说“身高170，体重65公斤”就能算。", "weight_kg": "说“体重65公斤”就能记下。",
+            "target_weight_kg": "说“目标体重60公斤”就能记下。",
             "height_cm": "说“身高170”就能记下。", "goal": "说“目标是减脂”就能记下。", "city": "说“我在杭州”就能记下。",
             "dislikes": "说“我不吃香菜”就能记下。", "allergies": "说“我对花生过敏”就能记下。",
             "conditions": "说“我有痛风”就能记下。"}
@@ -89,7 +95,11 @@ def _aspect(aspect: str, dto: Mapping[str, Any]) -> str | None:
     if aspect == "height_cm":
         return f"你的身高是{value:g}厘米" + (f"，{bmi}。" if bmi else "。")
     if aspect == "goal":
-        return f"你的目标是{value}。"
+        return f"你的目标是{value}" + (f"，目标体重{dto['target_weight_kg']:g}公斤。" if dto.get("target_weight_kg") else "。")
+    if aspect == "target_weight_kg":
+        now = dto.get("weight_kg")
+        gap = round(now - value, 1) if now else 0
+        return f"你的目标体重是{value:g}公斤" + (f"，现在{now:g}公斤，还差{abs(gap):g}公斤。" if gap else "。")
     if aspect == "city":
         return f"你的常住城市是{value}。"
     if aspect == "dislikes":

@@ -22,6 +22,7 @@ from skills.profile._parse import (
     extract_field,
     extract_goal,
     extract_height,
+    extract_target_weight,
     extract_weight,
     parse_goal,
 )
@@ -32,7 +33,7 @@ from skills.weather import clean_city
 
 __all__ = ["SPEC", "bmi_text", "normalise_update", "update", "view_profile"]
 
-_FIELDS = ("goal", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
+_FIELDS = ("goal", "target_weight_kg", "height_cm", "weight_kg", "city", "conditions", "dislikes", "allergies")
 _RULES_OUT = {name: foods for name, _, foods in CONDITIONS}
 _LENIENT = {"height_cm": "height", "weight_kg": "weight"}
 _VEG = {"素食": "吃素", "纯素": "吃纯素（不吃蛋奶）"}  # kept among the dislikes, said as what the person eats
@@ -71,7 +72,7 @@ def normalise_update(params: Mapping[str, Any]) -> dict[str, Any]:
             said = parse_value(_LENIENT[field], f"体重{bare:g}" if field == "weight_kg" else f"{bare:g}", answer=True)
             if isinstance(said, int | float):
                 out[field] = float(said)
-    for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250)):
+    for name, low, high in (("height_cm", 100, 250), ("weight_kg", 25, 250), ("target_weight_kg", 25, 250)):
         value = params.get(name)
         if isinstance(value, int | float) and low <= value <= high:
             out[name] = float(value)
@@ -103,11 +104,13 @@ def _describe(changes: Mapping[str, Any]) -> str:
         elif name == "height_cm":
             parts.append(f"身高{value:g}厘米")
         elif name == "weight_kg":
-            parts.append(f"体重{value:g}公斤")
+            parts.append(f"{'现在' if 'target_weight_kg' in changes else ''}体重{value:g}公斤")
+        elif name == "target_weight_kg":
+            parts.append(f"目标体重{value:g}公斤")
         elif name == "city":
             parts.append(f"常住城市{value}")
         elif name == "conditions":
-            parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" for c in value]
+            parts += [f"{c}：不吃{'、'.join(_RULES_OUT[c])}" if _RULES_OUT[c] else f"身体情况：{c}" for c in value]
         elif name == "dislikes" and (rest := [v for v in value if v not in ruled]):
             parts += [_VEG[v] for v in rest if v in _VEG]
             if foods := [v for v in rest if v not in _VEG]:
@@ -145,8 +148,31 @@ def update(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
     if bmi and ("height_cm" in changes or "weight_kg" in changes):
         reply += f"按现在的身高体重，{bmi}。"
     facts = {k: v for k, v in changes.items() if k in ("goal", "city", "dislikes", "allergies")}
+    if "target_weight_kg" in changes and profile is not None and profile.weight_kg:
+        gap = round(profile.weight_kg - changes["target_weight_kg"], 1)
+        if abs(gap) >= 0.5:
+            reply += f"离目标还差{abs(gap):g}公斤（要{'减' if gap > 0 else '增'}{abs(gap):g}公斤）。"
     return SkillResult(reply, data={"changes": changes, "applied": applied},
                        dto={"changes": changes, "applied": applied}, facts=facts)
+
+
+_MEASURES = ("height_cm", "weight_kg", "target_weight_kg")
+
+
+def corrected_update(previous: Mapping[str, Any], fragment: str) -> Mapping[str, Any] | None:
+    """"应该是63.5" / "不对，身高是163" said of the update just made: the fields the words name, or a bare number
+    near the one measure the update set; None when the words change nothing of it (or the number fits it badly)."""
+    said = {name: value for name, extract in (("height_cm", extract_height), ("weight_kg", extract_weight),
+                                              ("target_weight_kg", extract_target_weight), ("goal", extract_goal))
+            if (value := extract(fragment)) is not None and value != previous.get(name)}
+    if not said:
+        bare = extract_bare_value(fragment)
+        measured = [name for name in _MEASURES if isinstance(previous.get(name), int | float)]
+        if bare is None or len(measured) != 1 or abs(bare - previous[measured[0]]) > 0.5 * previous[measured[0]]:
+            return None  # no measure, several, or one far from it ("171" after 体重65 is likelier a height): asked
+        said = {measured[0]: bare}
+    kept = {k: v for k, v in previous.items() if k in ("goal", *_MEASURES)}
+    return {**kept, **said}
 
 
 def _confirm(params: Mapping[str, Any]) -> str:
@@ -155,9 +181,9 @@ def _confirm(params: Mapping[str, Any]) -> str:
 
 
 _ASK = {"height_cm": "身高多少？（比如“172”“一米七二”）", "weight_kg": "体重多少？（比如“65公斤”“130斤”）",
-        "goal": "目标改成什么？（减脂/增肌/控糖/保持）", "city": "常住哪个城市？", "dislikes": "有什么不吃的？",
-        "allergies": "对什么过敏？"}
-_GROUP = ("height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions")
+        "goal": "目标改成什么？（减脂/增肌/控糖/保持）", "target_weight_kg": "目标体重多少？（比如“60公斤”）",
+        "city": "常住哪个城市？", "dislikes": "有什么不吃的？", "allergies": "对什么过敏？"}
+_GROUP = ("height_cm", "weight_kg", "target_weight_kg", "city", "dislikes", "allergies", "conditions")
 
 
 def what_to_change(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult | None:
@@ -189,6 +215,7 @@ SPEC = SkillSpec(
         ActionSpec(
             name="update", intent="profile.update", run=update, writes=True, confirm_text=_confirm, task="更新健康档案",
             shown_as="更新了健康档案",
+            amend=update, follow_up=corrected_update,  # "秤没放平，应该是70.8" right after: written again
             slots=(
                 SlotSpec("goal", SlotType.TEXT, "你的目标是什么？（减脂/增肌/控糖/保持）", required=False,
                          extract=extract_goal, lookup=what_to_change),
@@ -196,6 +223,8 @@ SPEC = SkillSpec(
                          minimum=100, maximum=250),
                 SlotSpec("weight_kg", SlotType.WEIGHT, "体重多少？", required=False, extract=extract_weight,
                          minimum=25, maximum=250),
+                SlotSpec("target_weight_kg", SlotType.WEIGHT, "目标体重多少？", required=False,
+                         extract=extract_target_weight, minimum=25, maximum=250),
                 SlotSpec("city", SlotType.TEXT, "常住哪个城市？", required=False, extract=extract_city),
                 SlotSpec("dislikes", SlotType.TEXT_LIST, "有什么不吃的？", required=False, extract=extract_dislikes),
                 SlotSpec("allergies", SlotType.TEXT_LIST, "对什么过敏？", required=False, extract=extract_allergies),
@@ -204,8 +233,9 @@ SPEC = SkillSpec(
                 SlotSpec("field", SlotType.TEXT, "要改哪一项？", required=False, extract=extract_field),
                 SlotSpec("value", SlotType.TEXT, "改成多少？", required=False, extract=extract_bare_value),
             ),
-            any_of=(("goal", "height_cm", "weight_kg", "city", "dislikes", "allergies", "conditions", "value"),),
-            description="更新目标、身高、体重、城市、忌口、过敏或身体情况",
+            any_of=(("goal", "height_cm", "weight_kg", "target_weight_kg", "city", "dislikes", "allergies", "conditions",
+                     "value"),),
+            description="更新目标、目标体重、身高、体重、城市、忌口、过敏或身体情况",
         ),
     ),
 )

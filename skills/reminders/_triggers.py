@@ -45,7 +45,10 @@ TRIGGERS: tuple[Trigger, ...] = (
     Trigger(  # 复查那个改到周五 / 把喝水的提醒改成7点半: a reminder named by its words, moved
         "reminder.move", "reminder.move", order=25,
         pattern=r"^(?:把|将)?[^，,。]{2,12}?(?:那个|那条|这个|这条|的)(?:提醒)?(?:时间)?(?:改到|改成|改为|挪到|推到|推迟到|延后到|提前到|换到|调到)",
-        unless=r"提醒我|叫我|喊我|预算|人数|个人|体重|身高|目标",
+        # ... not one named only by pointing at what was just done ("把刚记的那条改成45分钟": whatever the focus is)
+        unless=r"提醒我|叫我|喊我|预算|人数|个人|体重|身高|目标"
+               r"|^(?:把|将)?(?:刚才|刚刚|刚)(?:记|设|加|说|录|填)?(?:下)?的?(?:那个|那条|这个|这条|那笔|那次)?"
+               r"(?:改到|改成|改为|换成|换到|调到)",
     ),
     Trigger(
         "reminder.list", "reminder.list", order=30,

@@ -150,6 +150,8 @@ DURATIONS = [
     ("一个半钟头", False, 90.0), ("四五十分钟", True, 45.0), ("大概40分钟吧", True, 40.0), ("5公里", True, None),
     # about N hours counted with 个: 一个来小时, 三个来钟头
     ("一个来小时", False, 60.0), ("三个来钟头", True, 180.0), ("骑了两个来钟头的车", False, 120.0),
+    # a decimal said in words; 个钟 (Cantonese and southern Mandarin) is an hour
+    ("一点五个小时", False, 90.0), ("两点五小时", False, 150.0), ("踢了两个钟", False, 120.0), ("个半钟", True, 90.0),
 ]
 
 
@@ -161,7 +163,7 @@ def test_duration(text: str, answer: bool, expected: float | None) -> None:
 DISTANCES = [("5公里", 5.0), ("五公里", 5.0), ("3千米", 3.0), ("10km", 10.0), ("跑了5k", 5.0), ("5.5公里", 5.5),
              ("800米", 0.8), ("10米", None), ("5kg", None), ("很远", None),
              ("五公里多一点", 5.0), ("十来公里", 10.0), ("三四公里", 3.5), ("一公里半", 1.5), ("两千米", 2.0),
-             ("跑了个半马", 21.1), ("40分钟", None)]
+             ("跑了个半马", 21.1), ("40分钟", None), ("走了三点五公里", 3.5), ("骑了十二点八公里", 12.8)]
 
 
 @pytest.mark.parametrize(("text", "expected"), DISTANCES)
@@ -188,7 +190,10 @@ def test_height(text: str, answer: bool, expected: float | None) -> None:
 WEIGHTS = [("70公斤", False, 70.0), ("70kg", False, 70.0), ("140斤", False, 70.0), ("一百四十斤", False, 70.0),
            ("体重65", False, 65.0), ("65.5公斤", False, 65.5), ("65", True, 65.0), ("65", False, None),
            ("5公斤", False, None), ("一百三十斤", False, 65.0), ("一百三十来斤", True, 65.0), ("130多斤", False, 67.5),
-           ("体重更新为70", False, 70.0), ("体重130", False, 65.0), ("130", True, 130.0), ("六十五公斤左右", True, 65.0), ("身高170", True, None)]
+           ("体重更新为70", False, 70.0), ("体重130", False, 65.0), ("130", True, 130.0), ("六十五公斤左右", True, 65.0), ("身高170", True, None),
+           # a decimal said in words, wherever a number is read
+           ("体重改为六十八点五", False, 68.5), ("五十九点二公斤", False, 59.2), ("一百二十五点六斤", False, 62.8),
+           ("大概是六十三点四吧", True, 63.4)]
 
 
 @_table(parse_weight, WEIGHTS)
@@ -198,6 +203,9 @@ def test_weight(text: str, answer: bool, expected: float | None) -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("三个人", "3个人"), ("一百块", "100块"), ("五六个", "5-6个"), ("１２３", "123"), ("没有数字", "没有数字"),
+    ("六十六点三", "66.3"), ("二十点零五块", "20.05块"), ("一点五个小时", "1.5个小时"),
+    # clock times and counts are no decimals
+    ("五点四十五", "5点45"), ("八点五分", "8点5分"), ("两点一刻", "2点1刻"), ("三点半", "3点半"), ("一点三个人", "1点3个人"),
 ])
 def test_normalize_numerals(text: str, expected: str) -> None:
     assert normalize_numerals(text) == expected

@@ -69,7 +69,7 @@ def test_the_migration_adds_conditions_and_keeps_the_profiles_written_before(tmp
         conn.execute(text("INSERT INTO health_profiles (user_id, weight_kg, dislikes, allergies, updated_at) "
                           "VALUES ('u1', 70, '[\"海鲜\"]', '[]', :t)"), {"t": datetime(2026, 11, 1, tzinfo=UTC)})
     upgrade_engine(engine)
-    assert status(engine).current == head() == "0004"
+    assert status(engine).current == head() == "0005"
     column = next(c for c in inspect(engine).get_columns("health_profiles") if c["name"] == "conditions")
     assert column["nullable"]
     services = Services(db=engine)

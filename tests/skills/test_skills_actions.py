@@ -98,7 +98,7 @@ def test_profile_update_extractors_and_view(services: Services, make_view: View)
     profile.update(make_view(msg_id="x2"), {"dislikes": ["香菜"]}, services)
     shown = profile.view_profile(make_view(), {}, services)
     assert "增肌" in shown.reply and "香菜" in shown.reply
-    assert shown.dto == {"goal": "增肌", "height_cm": 180.0, "weight_kg": 70.0, "city": "杭州",
+    assert shown.dto == {"goal": "增肌", "height_cm": 180.0, "weight_kg": 70.0, "target_weight_kg": None, "city": "杭州",
                          "dislikes": ["香菜"], "allergies": [], "conditions": []}
     with Session(services.db) as session:
         assert session.exec(select(func.count()).select_from(AppliedWrite)).one() == 2
