@@ -1,6 +1,6 @@
 """The conversation engine: one inbound message in, replies and a trace out (DESIGN §1).
 
-Load the context → assemble the frozen views → decide (:class:`runtime.cascade.Cascade`, the first
+Load the context → assemble the frozen views → decide (:class:`runtime.resolve.Resolver`, the first
 match wins) → apply the decision → save with compare-and-set. The engine decides nothing itself and
 knows nothing of WeChat.
 """
@@ -14,13 +14,11 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime._apply import apply_match
-from runtime._dialogue import Dialogue
-from runtime._slots import plain
-from runtime._turnstate import TurnState, snapshot
-from runtime.cascade import Cascade, Kind, Match, TurnInput
+from runtime.apply import Dialogue, TurnState, apply_match, snapshot
+from runtime.apply.slots import plain
 from runtime.context import ConversationRuntimeContext, Focus, FocusEntity, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
+from runtime.resolve import Kind, Match, Resolver, TurnInput
 from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
 from runtime.summary import build_model_summary
@@ -47,7 +45,7 @@ class Engine:
         self.dialogue = Dialogue(registry, services)
         self.llm: LLM = llm if llm is not None else NoLLM()
         self.parser = Parser(Language.of(registry, model=intent_model))
-        self.cascade = Cascade(self.parser.lang, self.llm, intent_threshold=intent_threshold)
+        self.resolver = Resolver(self.parser.lang, self.llm, intent_threshold=intent_threshold)
         self.read_only = registry.read_only_intents()
         self.writes = registry.write_intents()
 
@@ -122,7 +120,7 @@ class Engine:
         now = inbound.at.astimezone(self._zone)
         turn = TurnState(inbound=inbound, frame=self.parser.parse(inbound.text, now), ctx=ctx, now=now, tz=self.tz,
                          trace=TurnTrace(), llm=None)
-        return self.cascade.decide(self._turn_input(turn))
+        return self.resolver.decide(self._turn_input(turn))
 
     def model_summary(self, ctx: ConversationRuntimeContext, at: datetime) -> ModelSummary:
         """The model summary sentence a message from ``ctx``'s user at ``at`` would be routed with."""
@@ -147,7 +145,7 @@ class Engine:
         decided = self._turn_input(turn)
         view, summary = decided.view, decided.summary
         turn.focus = decided.focus
-        match = self.cascade.decide(decided)
+        match = self.resolver.decide(decided)
         trace.errors.extend(decided.notes)
         if view.clarifying and match.kind is not Kind.CHOICE:
             ctx.clarification = None  # the numbered question was not answered: it lapses
@@ -180,7 +178,7 @@ class Engine:
         turn.frame = frame
         try:
             decided = self._turn_input(turn)
-            match = self.cascade.decide(decided) if intent is None else \
+            match = self.resolver.decide(decided) if intent is None else \
                 Match(Stage.RULES, Kind.INTENT, intent=intent, confidence=0.9, detail=f"part {part}: {intent}")
             if part:
                 turn.trace.detail += f"; then {match.intent}"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from runtime.cascade.llm_router import LLMRouterStage
 from runtime.engine import Engine
 from runtime.llm import LLM, LLMConfig, MeteredLLM, NoLLM, OpenAILLM, build_llm
 from runtime.llm.routing import OutputMode, labels_from_registry
 from runtime.llm.testkit import FakeOpenAI, error, json_reply, reply
+from runtime.resolve.llm_router import LLMRouterStage
 from runtime.skill import SkillRegistry
 from runtime.store import InMemoryContextStore
 from runtime.turn import Inbound, Stage, TurnResult

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.cascade.fallback import FallbackStage, bundle_for, tools_for_turn
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM
 from runtime.llm.agent import NO_LLM_REPLY, UNAVAILABLE_REPLY, FallbackAgent, StopReason, finalize
 from runtime.llm.testkit import FakeOpenAI, error, reply, tool_call, tool_calls
 from runtime.llm.tools import Bundle
+from runtime.resolve.fallback import FallbackStage, bundle_for, tools_for_turn
 from runtime.views import ModelSummary, RouterView
 from skills import registry
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from runtime.cascade.fallback import FallbackStage, tools_for_turn
 from runtime.llm import OpenAILLM
 from runtime.llm.agent import StopReason
 from runtime.llm.testkit import FakeOpenAI, RecordedRequest, reply, tool_call
+from runtime.resolve.fallback import FallbackStage, tools_for_turn
 from runtime.views import ModelSummary, RouterView
 
 from .world import INJECTION, NOW, READ_ONLY_INTENTS, World

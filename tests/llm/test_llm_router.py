@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from runtime.cascade import Kind
-from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLMConfig, NoLLM, OpenAILLM, estimate_prompt_tokens
 from runtime.llm.routing import (
     CUT_MARK,
@@ -18,6 +16,8 @@ from runtime.llm.routing import (
     labels_from_registry,
 )
 from runtime.llm.testkit import FakeOpenAI, error, json_reply, reply, tool_call
+from runtime.resolve import Kind
+from runtime.resolve.llm_router import LLMRouterStage
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView
 from skills import all_skills, registry

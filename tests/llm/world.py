@@ -61,13 +61,13 @@ class World:
 
     def choice(self, text: str) -> Any:
         """The tools the engine would choose for ``text`` (from the objects it names)."""
-        from runtime.cascade.fallback import bundle_for
+        from runtime.resolve.fallback import bundle_for
 
         return bundle_for(text, [o for s in self.skills() for o in s.objects])
 
     def tools(self) -> list[Any]:
         """Every tool of these skills for one turn (read tools run here; write tools are never run)."""
-        from runtime.cascade.fallback import tools_for_turn
+        from runtime.resolve.fallback import tools_for_turn
 
         return tools_for_turn(self.skills(), self.run_action, READ_ONLY_INTENTS, lambda: NOW)
 

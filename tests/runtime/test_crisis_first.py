@@ -81,7 +81,7 @@ def test_without_a_crisis_answer_registered_nothing_is_detected(bot: Bot) -> Non
 
 def test_the_crisis_decider_runs_before_control() -> None:
     engine = Engine(store=InMemoryContextStore(), registry=real_registry(), services=None)
-    names = [name for name, _ in engine.cascade.order]
+    names = [name for name, _ in engine.resolver.order]
     assert names[:3] == ["event", "crisis", "control"]
 
 

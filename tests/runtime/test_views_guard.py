@@ -86,7 +86,7 @@ def _names(tree: ast.AST) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("path", _modules("runtime/cascade"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _modules("runtime/resolve"), ids=lambda p: p.name)
 def test_no_router_module_touches_the_exec_view(path: Path) -> None:
     names = _names(ast.parse(path.read_text(encoding="utf-8")))
     assert not names & {"ExecView", "make_exec_view", "with_params"}, f"{path} reads the exec view"

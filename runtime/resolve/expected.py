@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
-from runtime.cascade._reading import answer_value, named_slots, spare_text
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
+from runtime.resolve._reading import answer_value, named_slots, spare_text
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.understand.frame import Frame

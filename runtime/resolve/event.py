@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._match import Kind, Match
 from runtime.turn import Stage
 from runtime.views import RouterView
 

@@ -8,8 +8,8 @@ equally become a short question. Pure; wording only, never the user's data.
 
 from __future__ import annotations
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
 from runtime.understand.frame import Frame

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from runtime.cascade._match import Kind, Match
 from runtime.llm import LLM
 from runtime.llm.routing import RouteLabel, RouteOutcome, Router
+from runtime.resolve._match import Kind, Match
 from runtime.turn import Origin, Stage
 from runtime.views import ModelSummary, RouterView
 

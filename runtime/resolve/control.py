@@ -3,8 +3,8 @@ words are read by the parser (:class:`runtime.understand.control.ControlReading`
 
 from __future__ import annotations
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.turn import Stage
 
 

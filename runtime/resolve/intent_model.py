@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.turn import Stage
 
 UNKNOWN = "unknown"  # the model's label for a message no skill serves

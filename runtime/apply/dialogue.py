@@ -7,9 +7,9 @@ from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._slots import missing_slots, plain, to_confirm, with_defaults
 from runtime._spoken import complete_question, spoken_values
-from runtime._turnstate import TurnState
+from runtime.apply._turnstate import TurnState
+from runtime.apply.slots import missing_slots, plain, to_confirm, with_defaults
 from runtime.context import (
     Clarification,
     ClarifyOption,

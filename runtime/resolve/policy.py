@@ -1,7 +1,7 @@
-"""The cascade (DESIGN §3.1, §3.4): every decider of a turn, in order, behind one protocol.
+"""The policy (DESIGN §3.1, §3.4): every decider of a turn, in order, in one place.
 
-Each decider reads the turn (:class:`TurnInput`) and proposes a :class:`Match` or passes; the order is
-data (:attr:`Cascade.order`) and the first match wins. A message is read against, in order: the pending
+Each decider reads the frame against one part of the conversation (:class:`TurnInput`) and proposes a
+:class:`Match` or passes; the order is data (:attr:`Resolver.order`) and the first match wins. A message is read against, in order: the pending
 question (expected input, a pending yes/no) → the focus (the last result) → a new request (rules, the
 domain's operation × object, the local intent model) → the model router when one is configured → the
 fallback (small talk, or the agent). Deciding never changes the context; the engine applies the match.
@@ -12,32 +12,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
-from runtime.cascade.compound import CompoundStage, PieceReader
-from runtime.cascade.confirmation import ConfirmationStage
-from runtime.cascade.control import ControlStage
-from runtime.cascade.domain import DomainStage
-from runtime.cascade.event import EventStage
-from runtime.cascade.expected_input import ExpectedInputStage
-from runtime.cascade.fallback import FallbackStage
-from runtime.cascade.focus import FocusStage
-from runtime.cascade.intent_model import IntentModelStage
-from runtime.cascade.llm_router import LLMRouterStage
 from runtime.llm import LLM
 from runtime.llm.policy import Doubt, model_decides
 from runtime.llm.routing import labels_from_registry
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
+from runtime.resolve.compound import CompoundStage, PieceReader
+from runtime.resolve.confirmation import ConfirmationStage
+from runtime.resolve.control import ControlStage
+from runtime.resolve.domain import DomainStage
+from runtime.resolve.event import EventStage
+from runtime.resolve.expected import ExpectedInputStage
+from runtime.resolve.fallback import FallbackStage
+from runtime.resolve.focus import FocusStage
+from runtime.resolve.intent_model import IntentModelStage
+from runtime.resolve.llm_router import LLMRouterStage
 from runtime.skill import UNKNOWN, Operation
 from runtime.turn import Stage
 from runtime.understand.frame import Language
 
-__all__ = ["Cascade", "Kind", "Match", "TurnInput"]
+__all__ = ["Resolver"]
 
 Decider = Callable[[TurnInput], Match | None]
 RULES_CONFIDENCE = 0.95
 
 
-class Cascade:
+class Resolver:
     """Builds every decider once from the registry; :meth:`decide` runs them in :attr:`order`."""
 
     def __init__(self, lang: Language, llm: LLM, *, intent_threshold: float = 0.6) -> None:

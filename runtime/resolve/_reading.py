@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime._slots import amended, completes
+from runtime.apply.slots import amended, completes
 from runtime.context import SkillSession
 from runtime.skill import SkillRegistry
 from runtime.understand.frame import Frame

@@ -3,12 +3,12 @@ action a pick, a modifier or a derived question worked out."""
 
 from __future__ import annotations
 
-from runtime._apply_common import Carrier, repeat_pending
-from runtime._apply_fallback import unknown
-from runtime._slots import moved_earlier, time_slots, with_defaults
-from runtime._turnstate import TurnState
-from runtime.cascade import Match
+from runtime.apply._common import Carrier, repeat_pending
+from runtime.apply._fallback import unknown
+from runtime.apply._turnstate import TurnState
+from runtime.apply.slots import moved_earlier, time_slots, with_defaults
 from runtime.context import SkillSession
+from runtime.resolve import Match
 from runtime.skill import SlotType
 from runtime.understand.frame import Frame
 from runtime.views import ModelSummary, RouterView

@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 
 from runtime import texts
-from runtime._apply_common import Carrier
-from runtime._turnstate import TurnState
-from runtime.cascade._match import Match
+from runtime.apply._common import Carrier
+from runtime.apply._turnstate import TurnState
+from runtime.resolve._match import Match
 from runtime.understand import Frame
 from runtime.views import ModelSummary, RouterView, make_exec_view
 

@@ -1,5 +1,5 @@
 """The focus stage's reading tools and its operation-based follow-ups (split from
-:mod:`runtime.cascade.focus`, whose stage builds on them): whether spans explain a message, whether a
+:mod:`runtime.resolve.focus`, whose stage builds on them): whether spans explain a message, whether a
 clause asks for nothing, and the candidates read from an operation word — only an operation on what
 was shown ("还有哪些"), an operation and words naming one thing of it ("打疫苗那个取消吧"), "看" with
 values of the look-up ("只看游泳的"). Pure: the focus is read, never changed.
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.cascade._input import TurnInput
 from runtime.context import Focus
+from runtime.resolve._input import TurnInput
 from runtime.skill import DomainObject, Operation, SkillRegistry, SlotType
 from runtime.understand import spans as _spans
 from runtime.understand.lexicon import Span, clauses, explained, operations, unexplained, value_spans

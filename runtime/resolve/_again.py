@@ -3,8 +3,8 @@ before the change, at this moment ("我有哪些提醒" · "明早8点提醒我�
 
 from __future__ import annotations
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
 from runtime.understand.lexicon import asks_again_now

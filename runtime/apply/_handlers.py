@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from runtime import texts
-from runtime._apply_common import Carrier, rebind, repeat_pending
-from runtime._apply_crisis import crisis
-from runtime._apply_fallback import unknown
-from runtime._apply_focus import follow_up, refer
-from runtime._slots import amended, completes
-from runtime._turnstate import TurnState
-from runtime.cascade._match import Kind, Match
+from runtime.apply._common import Carrier, rebind, repeat_pending
+from runtime.apply._crisis import crisis
+from runtime.apply._fallback import unknown
+from runtime.apply._focus import follow_up, refer
+from runtime.apply._turnstate import TurnState
+from runtime.apply.slots import amended, completes
 from runtime.context import Clarification, ClarifyOption
+from runtime.resolve._match import Kind, Match
 from runtime.skill import UNKNOWN
 from runtime.summary import describe_params
 from runtime.turn import Stage

@@ -6,8 +6,8 @@ which one it changes. Yes and no themselves are the control stage's. Pure.
 
 from __future__ import annotations
 
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.skill import SkillRegistry
 from runtime.turn import Stage
 from runtime.understand.frame import Frame

@@ -11,10 +11,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from runtime.cascade._match import Kind, Match
 from runtime.llm import LLM
 from runtime.llm.agent import AgentOutcome, FallbackAgent
 from runtime.llm.tools import AgentTool, Bundle, BundleChoice, datetime_tool, tools_from_skills
+from runtime.resolve._match import Kind, Match
 from runtime.skill import DomainObject
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from runtime._slots import missing_slots
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
-from runtime.cascade.domain import DomainStage
+from runtime.apply.slots import missing_slots
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
+from runtime.resolve.domain import DomainStage
 from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.understand.frame import Frame, Language

@@ -15,12 +15,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from runtime._slots import time_slots
-from runtime.cascade._again import asked_again_now
-from runtime.cascade._focus_ops import _BARE_TAIL, _DEIXIS, _SAID, _UNTYPED, FocusReader, _Candidate
-from runtime.cascade._input import TurnInput
-from runtime.cascade._match import Kind, Match
+from runtime.apply.slots import time_slots
 from runtime.context import Focus, FocusEntity
+from runtime.resolve._again import asked_again_now
+from runtime.resolve._focus_ops import _BARE_TAIL, _DEIXIS, _SAID, _UNTYPED, FocusReader, _Candidate
+from runtime.resolve._input import TurnInput
+from runtime.resolve._match import Kind, Match
 from runtime.skill import (
     ActionSpec,
     DomainObject,

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime import texts
-from runtime._apply_common import Carrier, repeat_pending
-from runtime._turnstate import TurnState
-from runtime.cascade import Kind, Match
-from runtime.cascade.fallback import bundle_of, tools_for_turn
+from runtime.apply._common import Carrier, repeat_pending
+from runtime.apply._turnstate import TurnState
+from runtime.resolve import Kind, Match
+from runtime.resolve.fallback import bundle_of, tools_for_turn
 from runtime.skill import UNKNOWN
 from runtime.turn import Stage
 from runtime.views import ModelSummary, RouterView, make_exec_view
@@ -42,7 +42,7 @@ def unknown(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     offline = _talked(engine, turn, talk[1]) if chat and talk is not None else _offline_text(engine, turn, view)
     tools = tools_for_turn(engine.registry.skills, _runner(engine, turn), engine.read_only, lambda: turn.now)
     choice = bundle_of([o for o in engine.registry.objects if frame.hints(o)])
-    outcome = engine.cascade.fallback.handle(view, summary, tools, llm=turn.llm, choice=choice, offline=offline)
+    outcome = engine.resolver.fallback.handle(view, summary, tools, llm=turn.llm, choice=choice, offline=offline)
     turn.trace.detail = f"fallback {outcome.bundle.value}: {outcome.stopped.value}"
     turn.trace.errors.extend(outcome.errors)
     if outcome.pending is not None and outcome.pending.intent in engine.writes:

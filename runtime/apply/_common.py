@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from runtime import texts
-from runtime._dialogue import CONFIRM_TTL, Dialogue
-from runtime._turnstate import TurnState
+from runtime.apply._turnstate import TurnState
+from runtime.apply.dialogue import CONFIRM_TTL, Dialogue
 from runtime.context import PausedTask
 from runtime.skill import SkillRegistry
 from runtime.understand.frame import Frame, Parser
@@ -22,7 +22,7 @@ class Carrier(Protocol):
     registry: SkillRegistry
     read_only: frozenset[str]
     writes: frozenset[str]
-    cascade: Any
+    resolver: Any
     parser: Parser
 
     def run_part(self, turn: TurnState, frame: Frame, part: int, *, intent: str | None = None) -> None:
