@@ -7,7 +7,6 @@ from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
-from runtime.understand.lexicon import asks_again_now
 
 __all__ = ["asked_again_now"]
 
@@ -17,7 +16,7 @@ def asked_again_now(turn: TurnInput, registry: SkillRegistry, confidence: float)
     "现在" is a value of its own (现在的天气)."""
     focus = turn.focus
     found = registry.for_intent(focus.intent) if focus is not None else None
-    if focus is None or found is None or found[1].read_only or not asks_again_now(turn.frame.text):
+    if focus is None or found is None or found[1].read_only or not turn.frame.again_now():
         return None
     skill = found[0]
     mine = {a.intent for a in skill.actions if a.read_only}

@@ -50,7 +50,7 @@ class Resolver:
         self.control = ControlStage()
         self.expected = ExpectedInputStage(registry)
         self.confirmation = ConfirmationStage(registry)
-        self.focus = FocusStage(registry, lang.rules)
+        self.focus = FocusStage(registry)
         self.domain = DomainStage(registry)
         self.intent_model = IntentModelStage(threshold=intent_threshold,
                                              known_intents=registry.intents(), task_intents=registry.task_intents(),

@@ -45,6 +45,12 @@ _SIDE_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
 _SENTENCE_END = re.compile(r"[？?！!。]+")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 _FREE_TRIM = "。.!！"
+# pointing at one thing ("把那个取消了"), not at a stretch of time
+_DEIXIS = re.compile(r"那件事|这件事|那事|这事|那个|这个|那条|这条|那件|这件")
+# "取消刚才那个" / "刚才那个不要了": takes back what was just done
+_UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去掉)(?:掉)?(?:刚才|刚刚)(?:设的|加的|记的|的)?(?:那个|那条|这个)?"
+                   r"(?:提醒)?(?:吧|了)?[。！!]*$|^(?:刚才|刚刚)(?:设的|加的|的)?(?:那个|那条|这个)?(?:提醒)?"
+                   r"(?:不要了|取消|取消掉|删掉|删了|撤销|算了|作废)(?:吧|了)?[。！!]*$")
 _FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
 
 
@@ -272,6 +278,31 @@ class Frame:
         """"现在呢": how things stand now."""
         return lexicon.asks_again_now(self.text)
 
+    @property
+    def takes_back(self) -> bool:
+        """"取消刚才那个": the message only takes back what was just done."""
+        return bool(_UNDO.match(self.text))
+
+    @property
+    def asks_another(self) -> bool:
+        """Whether it asks for something other than what was shown ("再来一个别的", "换一个")."""
+        return lexicon.asks_for_another(self.text)
+
+    def deixis(self) -> Span | None:
+        """Where it points at one thing ("那个", "这条"), if it does."""
+        m = _DEIXIS.search(self.text)
+        return m.span() if m else None
+
+    def words_beyond(self, taken: Sequence[Span]) -> str:
+        """The words ``taken`` spans, pointing words and function words leave: what names a thing
+        ("打疫苗那个取消吧" → 打疫苗)."""
+        return lexicon.unexplained(_DEIXIS.sub(lambda m: " " * len(m.group()), self.text), list(taken)).strip()
+
+    @property
+    def slack(self) -> int:
+        """Characters a follow-up may leave unexplained: one in a short message, a quarter of a long one."""
+        return spans.slack(self.text)
+
     def bare(self) -> Frame:
         """The message without the particles and punctuation it ends with ("早上8点吧" → 早上8点)."""
         return Frame(_BARE_TAIL.sub("", self.text), self.now, self.lang)
@@ -329,6 +360,10 @@ class Frame:
     def clause_spans(self) -> list[Span]:
         """Its clauses, split at punctuation and spaces."""
         return lexicon.clauses(self.text)
+
+    def clauses(self) -> list[tuple[Span, Frame]]:
+        """Its clauses (split at punctuation and spaces), each with where it stands."""
+        return [((a, b), self.part(a, b)) for a, b in lexicon.clauses(self.text)]
 
     # -- values ------------------------------------------------------------------------------
     def slots(self, action: ActionSpec) -> dict[str, Any]:
