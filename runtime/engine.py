@@ -44,7 +44,7 @@ class Engine:
         self._zone = ZoneInfo(tz)
         self.dialogue = Dialogue(registry, services)
         self.llm: LLM = llm if llm is not None else NoLLM()
-        self.parser = Parser(Language.of(registry, model=intent_model))
+        self.parser = Parser(Language.of(registry, model=intent_model, threshold=intent_threshold))
         self.resolver = Resolver(self.parser.lang, self.llm, intent_threshold=intent_threshold)
         self.read_only = registry.read_only_intents()
         self.writes = registry.write_intents()

@@ -9,7 +9,7 @@ from typing import Any
 from runtime import texts
 from runtime._spoken import complete_question, spoken_values
 from runtime.apply._turnstate import TurnState
-from runtime.apply.slots import missing_slots, plain, to_confirm, with_defaults
+from runtime.apply.slots import plain, to_confirm, with_defaults
 from runtime.context import (
     Clarification,
     ClarifyOption,
@@ -20,7 +20,7 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
-from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec
+from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec, missing_slots
 from runtime.summary import apply_facts, default_for
 from runtime.understand import USE_DEFAULT, Frame, leaning, typed_params
 from runtime.understand.grounding import focus_texts

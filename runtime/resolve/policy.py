@@ -17,7 +17,7 @@ from runtime.llm.policy import Doubt, model_decides
 from runtime.llm.routing import labels_from_registry
 from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
-from runtime.resolve.compound import CompoundStage, PieceReader
+from runtime.resolve.compound import CompoundStage
 from runtime.resolve.confirmation import ConfirmationStage
 from runtime.resolve.control import ControlStage
 from runtime.resolve.domain import DomainStage
@@ -51,14 +51,13 @@ class Resolver:
         self.expected = ExpectedInputStage(registry)
         self.confirmation = ConfirmationStage(registry)
         self.focus = FocusStage(registry)
-        self.domain = DomainStage(registry)
+        self.domain = DomainStage()
         self.intent_model = IntentModelStage(threshold=intent_threshold,
                                              known_intents=registry.intents(), task_intents=registry.task_intents(),
                                              small_talk=self.small_talk)
         self.llm_router = LLMRouterStage(llm, labels_from_registry(registry.skills))
         self.fallback = FallbackStage(llm)
-        self.pieces = PieceReader(lang, self.domain, intent_threshold)
-        self.compound = CompoundStage(self.pieces, self.read_only, registry.write_intents())
+        self.compound = CompoundStage(self.read_only, registry.write_intents())
         self._tasks = registry.task_intents()
         # intents that delete or postpone something: a model may only propose them for a thing the message names
         pointed = {i for o in registry.objects for op, i in o.ops if op in (Operation.DELETE, Operation.SNOOZE)}
@@ -139,7 +138,7 @@ class Resolver:
             return None
         # the request said beside it, from its first clause that asks for something by itself in so many words
         # ("明早提醒我去挂号"; a symptom said beside the crisis, "还一直出冷汗", is no request)
-        rest = self.pieces.request_after(turn.frame.after_crisis())
+        rest = turn.frame.request_after_crisis()
         return Match(Stage.CONTROL, Kind.CRISIS, intent=self._crisis_intent,
                      params={"kind": found.kind.value, "sub": found.sub, "also": [k.value for k in found.also],
                              "spans": [list(s) for s in found.spans], "rest": rest},
@@ -202,7 +201,7 @@ class Resolver:
         model finds plausible are offered ("放一首忘情水" names no reminder)."""
         if turn.view.expected_field is None and self._names_domain(turn, found) and not self._small_talk_said(turn):
             plausible = self.intent_model.plausible(turn)
-            options = tuple(o for o in self.domain.guesses(turn.frame) if plausible is None or o in plausible)
+            options = tuple(o for o in turn.frame.guesses() if plausible is None or o in plausible)
             if options:
                 return Match(Stage.INTENT_MODEL, Kind.CLARIFY, intent=options[0], confidence=0.5,
                              options=tuple((o, o) for o in options),

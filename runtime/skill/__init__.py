@@ -21,10 +21,11 @@ from runtime.skill._spec import (
     SlotSpec,
     SlotType,
     Trigger,
+    missing_slots,
 )
 
 __all__ = [
     "ActionSpec", "Choice", "DomainObject", "Entity", "FollowUp", "FollowUps", "Modifier", "Operation", "Question",
     "Refine", "ShownAs", "SkillRegistry", "SkillResult", "SkillSpec", "SlotCheck", "SlotLookup", "SlotSpec", "SlotType",
-    "Trigger", "UNKNOWN",
+    "Trigger", "UNKNOWN", "missing_slots",
 ]

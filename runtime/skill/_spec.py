@@ -182,3 +182,17 @@ class SkillSpec:
     objects: tuple[DomainObject, ...] = ()
     help: str = ""
     vocabulary: Callable[[], Iterable[str]] | None = None
+
+
+def missing_slots(action: ActionSpec, params: Mapping[str, Any], asked_optional: list[str]) -> list[str]:
+    """Slots still to ask for, in order: required ones, one per ``any_of`` group, then ask-once ones."""
+    grouped = {name for group in action.any_of for name in group}
+    missing = [s.name for s in action.slots
+               if s.required and s.name not in grouped and s.name not in params and s.default is None]
+    for group in action.any_of:
+        if not any(name in params for name in group):
+            missing.append(group[0])
+    for slot in action.slots:
+        if slot.ask_once and slot.name not in params and slot.name not in asked_optional:
+            missing.append(slot.name)
+    return missing

@@ -23,10 +23,12 @@ from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillReg
 from runtime.understand import lexicon, slots, spans
 from runtime.understand.control import ControlReading, read_control
 from runtime.understand.crisis import Crisis, detect_crisis
+from runtime.understand.domain import domain_guesses, domain_intents
 from runtime.understand.grounding import split_grounded
 from runtime.understand.lexicon import VOCABULARY
 from runtime.understand.normalise import Normaliser
 from runtime.understand.pick import Picked, pick
+from runtime.understand.pieces import Requests
 from runtime.understand.reasons import reason_spans
 from runtime.understand.rules import RuleRouter, rules_from
 from runtime.understand.typos import Repair
@@ -62,13 +64,20 @@ class Language:
     registry: SkillRegistry
     rules: RuleRouter
     normalise: Normaliser
+    requests: Requests
     model: Any = None  # the local intent model (``predict``/``read``), or None
 
     @classmethod
-    def of(cls, registry: SkillRegistry, *, model: Any = None) -> Language:
-        """The language of ``registry``'s skills."""
+    def of(cls, registry: SkillRegistry, *, model: Any = None, threshold: float = 0.6) -> Language:
+        """The language of ``registry``'s skills (``threshold``: the local model's sure reading)."""
         rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents() | {UNKNOWN})
-        return cls(registry, rules, Normaliser([*VOCABULARY, *registry.vocabulary()]), model)
+
+        def predict(words: str) -> Any:
+            return model.predict(words) if model is not None and words.strip() else None
+
+        requests = Requests(registry, lambda words: rules.classify(words.strip()) if words.strip() else None,
+                            predict, threshold)
+        return cls(registry, rules, Normaliser([*VOCABULARY, *registry.vocabulary()]), requests, model)
 
 
 class Frame:
@@ -163,12 +172,33 @@ class Frame:
         at home), if any."""
         return self._once("crisis", lambda: detect_crisis(self.text))
 
-    def after_crisis(self) -> list[Frame]:
-        """The pieces of the message its crisis words leave, in order (cut at commas)."""
+    def request_after_crisis(self) -> Frame | None:
+        """What the message asks besides its crisis words, from the first piece that asks something by
+        itself in so many words ("…，明早提醒我去挂号"; "还一直出冷汗" beside a crisis is no request)."""
         found = self.crisis
         if found is None:
-            return []
-        return [Frame(p, self.now, self.lang) for p in found.rest(self.text).split("，") if p.strip()]
+            return None
+        pieces = [p for p in found.rest(self.text).split("，") if p.strip()]
+        start = self.lang.requests.request_after(pieces)
+        return Frame("，".join(pieces[start:]), self.now, self.lang) if start < len(pieces) else None
+
+    def requests(self) -> list[tuple[str, Frame, bool]]:
+        """Each request the message holds: (intent, its words, whether it is one more of a list said
+        before it); one when it is a single request."""
+        return self._once("requests", lambda: [(r.intent, Frame(r.words, self.now, self.lang), r.listed)
+                                               for r in self.lang.requests.split(self.text)])
+
+    def complete(self, intent: str) -> bool:
+        """Whether the message gives ``intent`` everything it needs."""
+        return self.lang.requests.complete(intent, self.text)
+
+    def domain(self) -> tuple[str, ...]:
+        """The intents operation × object reads in the message, when they explain it whole."""
+        return self._once("domain", lambda: domain_intents(self.text, self.lang.registry.objects))
+
+    def guesses(self) -> tuple[str, ...]:
+        """The requests a message that hints at the domain may mean (for a numbered question)."""
+        return domain_guesses(self.text, self.lang.registry.objects)
 
     def reasons(self) -> list[Frame]:
         """The clauses that say why, not what ("早上我在开会" beside "改到中午吧")."""
