@@ -51,7 +51,7 @@ def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
         if action.amend is None or not match.params.get("correction"):
             unknown(engine, turn, match, view, summary)
             return
-        amended = {**params, "replaces": frame.ref, "previous": frame.params, "said": fragment.keep()}
+        amended = {**params, "replaces": frame.ref, "previous": frame.params}
         if action.writes:  # a write's correction is a write too: yes/no first
             engine.dialogue.ask_amend(turn, spec.name, action, amended)
             return

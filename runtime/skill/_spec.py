@@ -43,6 +43,8 @@ class SlotSpec:
     ``ask_once`` marks an optional slot asked for once after the required ones. ``standalone``: its
     ``extract`` recognises the value said alone (a known city), so "杭州" right after a weather answer
     changes the city; typed slots (a time, a count) are recognisable anyway, free text never.
+    ``within`` gives the words of a whole first message the value is said in (the new time of a move
+    is said after its verb: "早上那个改到晚上"), when not all of it.
     ``lookup`` looks the slot up in the skill's own data (the router never reads lists, DESIGN §6.2)
     when it is about to be asked and when its value is set, before a confirmation: None lets the
     engine go on; a result that is ``ok`` is the question to ask instead (the numbered list to pick
@@ -63,6 +65,7 @@ class SlotSpec:
     check: SlotCheck | None = None
     lookup: SlotLookup | None = None
     standalone: bool = False  # a free-text slot whose value said alone is recognisable (a city, a day)
+    within: Extractor | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ class ActionSpec:
     action is the focus an elliptical follow-up or a correction re-runs ("那广州呢", "不对，是6个人").
     ``amend`` takes a correction of the record the last run made ("不对，改成9点" right after a
     reminder was set): its params are the corrected slots plus ``replaces`` (the last result's
-    ``data["ref"]``), ``previous`` (the last params) and ``said`` (the correction's words).
+    ``data["ref"]``) and ``previous`` (the last params) — typed values only, never the message's words.
     ``task`` is how the bot names the task in Chinese ("设提醒"); ``reports_as`` the public intent
     label (DESIGN §3.2) a skill-specific intent is reported under; ``follow`` how its results are
     followed up (see :class:`FollowUps`). A ``fallback`` action (small talk) answers a message that no

@@ -23,6 +23,11 @@ _LIST_CLAUSE = re.compile(r"(不吃|不要|不能吃|不想吃|忌口|过敏|素
 
 def parse_slot(slot: SlotSpec, text: str, *, answer: bool, now: datetime) -> Any:
     """The slot's typed value in ``text``, or None (also None when out of the slot's range)."""
+    if not answer and slot.within is not None:
+        scope = slot.within(text)
+        if not scope:
+            return None
+        text = scope
     if not answer and slot.extract is not None:
         value = slot.extract(text)
     elif slot.parser == "text_list" and slot.extract is not None and len(re.split(r"[，,。；;！!]", text)) > 1 \

@@ -1,7 +1,7 @@
 """A correction right after a reminder was set ("不对，改成9点", "哦不对，是大后天") moves that reminder.
 
 The engine calls :func:`amend_reminder` with the corrected slots plus ``replaces`` (the id the last
-create returned as ``ref``), ``previous`` (its params) and ``said`` (the correction's own words).
+create returned as ``ref``), ``previous`` (its params).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def amend_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> 
     new, old = as_time(params.get("when")), as_time((params.get("previous") or {}).get("when"))
     fixed = dict(params)
     if new is not None and old is not None:
-        fixed["when"] = corrected_time(new, old, str(params.get("said") or "")).to_param()
+        fixed["when"] = corrected_time(new, old, new.said).to_param()
     result = create_reminder(view, fixed, services)
     replaced = params.get("replaces")
     if result.ok and isinstance(replaced, int) and result.data.get("reminder_id") != replaced:

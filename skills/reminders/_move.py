@@ -13,17 +13,17 @@ from datetime import datetime
 from typing import Any
 
 from runtime.skill import SkillResult
-from runtime.skill.parsers import parse_time_phrase
+from runtime.skill.parsers import TimeExpr
 from runtime.views import ExecView
 from skills.reminders import store
 from skills.reminders._create import PAST, create_reminder
 from skills.reminders._listing import _entities, line, local
 from skills.reminders._text import PICKED, parse_target
+from skills.reminders._when import as_time
 
 __all__ = ["extract_move_target", "extract_move_when", "move_reminder"]
 
 _MOVE = re.compile(r"(?:时间)?(?:改到|改成|改为|改在|挪到|移到|推到|推迟到|延后到|延到|提前到|换到|调到|调成)")
-_KEEP_CLOCK = re.compile(r"时间不变|时间照旧|点不变|钟点不变|还是那个点|同一时间|原来的时间|其他不变")
 _PART = re.compile(r"早|上午|中午|午|下午|晚|夜|凌晨|傍晚|黄昏|清晨")
 _DAY_WORDS = re.compile(r"[今明后昨]天|大?后天|周|星期|礼拜|号|日|月|年|[节夕]|初|廿")
 
@@ -38,27 +38,26 @@ def extract_move_target(text: str) -> str | None:
 
 
 def extract_move_when(text: str) -> str | None:
-    """The words after the move: the new time as said ("周五，时间不变")."""
+    """The words after the move, where its new time is said ("周五，时间不变")."""
     m = _MOVE.search(text)
     rest = text[m.end():].strip(" ，,。.!！吧") if m is not None else ""
     return rest or None
 
 
-def _new_time(said: str, old: datetime, now: datetime) -> datetime | None:
-    """The moment ``said`` moves a reminder due at ``old`` to (both aware, the user's zone)."""
-    expr = parse_time_phrase(said, now)
-    if expr is None or expr.unexplained:
+def _new_time(when: TimeExpr, old: datetime, now: datetime) -> datetime | None:
+    """The moment ``when`` moves a reminder due at ``old`` to (both aware, the user's zone)."""
+    if when.unexplained:
         return None
-    dated = bool(_DAY_WORDS.search(expr.said or said))
-    if not expr.has_time or _KEEP_CLOCK.search(said):  # 改到周五(，时间不变): that day, the old clock time
-        return expr.at.replace(hour=old.hour, minute=old.minute, second=0, microsecond=0)
+    dated = when.dated if when.dated is not None else bool(_DAY_WORDS.search(when.said))
+    if not when.has_time:  # 改到周五(，时间不变): that day, the old clock time
+        return when.at.replace(hour=old.hour, minute=old.minute, second=0, microsecond=0)
     if not dated:  # 改成7点半: the old day, the new clock time, in the half of the day nearest the old one
-        hour = expr.at.hour
-        if not _PART.search(said) and 1 <= hour % 12 <= 11:
+        hour = when.at.hour
+        if not _PART.search(when.said) and 1 <= hour % 12 <= 11:
             hour = min((hour % 12, hour % 12 + 12), key=lambda h: abs(h - old.hour))
-        moved = old.replace(hour=hour, minute=expr.at.minute, second=0, microsecond=0)
-        return moved if moved > now else expr.at
-    return expr.at
+        moved = old.replace(hour=hour, minute=when.at.minute, second=0, microsecond=0)
+        return moved if moved > now else when.at
+    return when.at
 
 
 def move_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResult:
@@ -75,14 +74,14 @@ def move_reminder(view: ExecView, params: Mapping[str, Any], services: Any) -> S
         return SkillResult(f"要改哪一个？\n{listing}\n回复编号，或者说「X那个改到…」。", ok=False, asks=True,
                            entities=_entities(view, shown))
     old = chosen[0]
-    said = str(params.get("when") or "")
-    at = _new_time(said, local(view, old.next_due), view.now) if said else None
-    if at is None:
+    when = as_time(params.get("when"))
+    at = _new_time(when, local(view, old.next_due), view.now) if when is not None else None
+    if when is None or at is None:
         return SkillResult(f"「{old.content}」要改到什么时候？比如「周五上午9点」。", ok=False, asks=True)
     if at <= view.now:
         return SkillResult(PAST, ok=False)
     result = create_reminder(view, {"when": {"at": at.isoformat(), "rrule": old.rrule, "has_time": True,
-                                             "said": said}, "content": old.content}, services)
+                                             "said": when.said}, "content": old.content}, services)
     if not result.ok:
         return result
     store.cancel(services.db, [old.reminder_id])

@@ -167,7 +167,7 @@ SPEC = SkillSpec(
             name="move", intent="reminder.move", run=move_reminder, writes=False, reports_as="reminder.create",
             description="把一个提醒改到别的时间", task="改提醒时间", shown_as="改了一条提醒的时间",
             slots=(SlotSpec("target", SlotType.TEXT, "要改哪个提醒？回复编号或内容。", extract=extract_move_target),
-                   SlotSpec("when", SlotType.TEXT, "改到什么时候？比如「周五上午9点」。", extract=extract_move_when)),
+                   SlotSpec("when", SlotType.TIME, "改到什么时候？比如「周五上午9点」。", within=extract_move_when)),
         ),
         ActionSpec(
             name="snooze", intent="reminder.snooze", run=snooze_reminder, writes=False,
