@@ -223,8 +223,8 @@ class Engine:
         if ctx.active is None and not ctx.paused and ctx.pending_confirmation is None:
             ctx.recent.clear()
             return
-        if turn.inbound.text:
-            ctx.remember("user", turn.inbound.text, turn.now)
+        if not turn.frame.empty:
+            ctx.remember("user", turn.frame.keep(), turn.now)
         for reply in turn.replies:
             ctx.remember("bot", reply, turn.now)
 

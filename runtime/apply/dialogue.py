@@ -23,7 +23,6 @@ from runtime.context import (
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec, missing_slots
 from runtime.summary import apply_facts, default_for
 from runtime.understand import USE_DEFAULT, Frame, leaning, typed_params
-from runtime.understand.grounding import focus_texts
 from runtime.views import make_exec_view
 
 SAME_QUERY_TTL = timedelta(minutes=30)  # a query asked again this soon keeps the place it was about
@@ -84,7 +83,7 @@ class Dialogue:
         in what was last shown); a value nobody said is dropped, so its slot is asked for, never confirmed."""
         if action.read_only or not params:
             return params
-        kept, dropped = frame.grounded(params, focus_texts(turn.focus))
+        kept, dropped = frame.grounded(params, turn.focus)
         if dropped:
             turn.trace.detail += f"; model values not said, asked instead: {', '.join(sorted(dropped))}"
         return kept

@@ -24,7 +24,7 @@ from runtime.understand import lexicon, slots, spans
 from runtime.understand.control import ControlReading, read_control
 from runtime.understand.crisis import Crisis, detect_crisis
 from runtime.understand.domain import domain_guesses, domain_intents
-from runtime.understand.grounding import split_grounded
+from runtime.understand.grounding import focus_texts, split_grounded
 from runtime.understand.lexicon import VOCABULARY
 from runtime.understand.normalise import Normaliser
 from runtime.understand.pick import Picked, pick
@@ -216,10 +216,10 @@ class Frame:
         kept.append(self.text[start:])
         return Frame(" ".join(k.strip() for k in kept if k.strip()), self.now, self.lang)
 
-    def grounded(self, params: Mapping[str, Any], shown: Sequence[str] = ()) -> tuple[dict[str, Any], list[str]]:
+    def grounded(self, params: Mapping[str, Any], focus: Any = None) -> tuple[dict[str, Any], list[str]]:
         """``params`` a model proposed, kept where the user said them — in this message (as typed or as read)
-        or in what was last ``shown`` — and the names of those dropped."""
-        return split_grounded(params, [self.text, self.original, *shown])
+        or in what the ``focus`` last showed — and the names of those dropped."""
+        return split_grounded(params, [self.text, self.original, *focus_texts(focus)])
 
     def keep(self) -> str:
         """The words, for storing with a request that is carried out later (parsed again then)."""
