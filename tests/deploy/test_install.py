@@ -28,6 +28,7 @@ from bot.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
+WXBOT_BIN = "${WXBOT_BIN:-.venv/bin/wxbot}"  # the Procfile's wxbot: the README's virtualenv unless told
 
 
 def _env() -> dict[str, str]:
@@ -175,9 +176,9 @@ def test_procfile_names_its_runner_and_runs_wxbot_commands() -> None:
     assert "honcho" in text
     processes = dict(re.findall(r"^(\w+): (.+)$", text, re.M))
     assert set(processes) == {"web", "worker", "scheduler"}
-    for command in processes.values():
+    for command in processes.values():  # the process manager's signals reach wxbot itself, not a shell
         words = command.split()
-        assert words[0] == "wxbot" and words[1] in COMMANDS
+        assert words[:2] == ["exec", WXBOT_BIN] and words[2] in COMMANDS
     honcho = Path(sys.executable).parent / "honcho"
     out = subprocess.run([str(honcho), "-f", str(ROOT / "Procfile"), "check"], capture_output=True, text=True,
                          timeout=60, check=False)
@@ -190,7 +191,7 @@ def test_one_scheduler_everywhere_and_the_docs_say_so() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
     assert "replicas" not in (compose["scheduler"].get("deploy") or {})
     assert compose["web"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"  # nginx via Docker's gateway
-    assert re.findall(r"^scheduler: .+$", (ROOT / "Procfile").read_text(), re.M) == ["scheduler: wxbot scheduler"]
+    assert re.findall(r"^scheduler: .+$", (ROOT / "Procfile").read_text(), re.M) == [f"scheduler: exec {WXBOT_BIN} scheduler"]
     assert not (DEPLOY / "systemd" / "wxbot-scheduler@.service").exists()
     assert "wxbot-scheduler" in (DEPLOY / "install.sh").read_text()
     readme = (ROOT / "README.md").read_text()
