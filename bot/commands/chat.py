@@ -25,6 +25,15 @@ from bot.settings import Settings
 
 TICK_SECONDS = 0.5
 PROMPT = "你："
+# words that end the local chat (as Ctrl-D does); only here: in WeChat they are ordinary messages
+LEAVE_WORDS = frozenset({"quit", "exit", "退出", "再见"})
+GOODBYE = "再见！对话已保存，下次运行 wxbot chat 接着聊。"
+
+
+def leaves_chat(line: str) -> bool:
+    """Whether a line typed at the local chat's prompt ends it: quit, exit, 退出 or 再见, in any case,
+    with trailing punctuation ("再见！", "exit.")."""
+    return line.strip().rstrip("。.!！~～ ").lower() in LEAVE_WORDS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -182,7 +191,7 @@ def _interactive(args: argparse.Namespace, settings: Settings, start: datetime |
     session = _Session(settings, directory, verbose=args.verbose)
     clock: Clock = RunningClock(start) if start is not None else SystemClock()
     where = directory.resolve()
-    print(f"wxbot 本地对话（输入“帮助”看看我能做什么，Ctrl-D 退出）\n"
+    print(f"wxbot 本地对话（输入“帮助”看看我能做什么；输入“退出”或按 Ctrl-D 结束）\n"
           f"{'接着上次的对话；' if resumed else ''}对话保存在 {where}（--fresh 从头开始），"
           f"日志在 {where / LOG_FILE if not args.verbose else '标准错误输出'}", flush=True)
     stop = threading.Event()
@@ -197,6 +206,9 @@ def _interactive(args: argparse.Namespace, settings: Settings, start: datetime |
                 break
             if not text.strip():
                 continue
+            if leaves_chat(text):
+                print(f"机器人：{GOODBYE}", flush=True)
+                break
             with session.lock:
                 session.state.refresh()
                 inbound = Inbound(user=args.user, text=text, msg_id=f"chat-{uuid.uuid4().hex[:16]}", at=clock.now())

@@ -10,6 +10,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from bot.commands.chat import GOODBYE, LEAVE_WORDS, leaves_chat
+
 ROOT = Path(__file__).resolve().parents[3]
 WXBOT = Path(sys.executable).with_name("wxbot")
 
@@ -180,3 +184,30 @@ def test_the_same_script_gives_the_same_answers_on_every_run(tmp_path: Path) -> 
         runs.append([o["replies"] for o in _lines(done.stdout)])
     assert runs[0] == runs[1]
     assert len({r[0] for r in runs[0] if r}) > 1  # and small talk still varies from turn to turn
+
+
+@pytest.mark.parametrize("line", ["quit", "exit", "退出", "再见", "  Quit ", "EXIT", "再见！", "退出。"])
+def test_the_leave_words_end_the_local_chat(line: str) -> None:
+    assert leaves_chat(line)
+
+
+@pytest.mark.parametrize("line", ["退出提醒", "再见了朋友", "quit smoking", "我想退出", "不要退出", ""])
+def test_other_lines_with_those_words_are_messages(line: str) -> None:
+    assert not leaves_chat(line)
+
+
+def test_typing_quit_leaves_the_chat_and_nothing_after_it_is_answered(tmp_path: Path) -> None:
+    done = wxbot("chat", "--now", "2026-12-01T10:00:00+08:00", cwd=tmp_path, stdin="你好\n退出\n帮我安排晚饭\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.count("机器人：") == 2 and GOODBYE in done.stdout, done.stdout  # 你好, then goodbye
+    assert "几个人" not in done.stdout and "预算" not in done.stdout, done.stdout
+
+
+def test_in_a_script_as_in_wechat_the_leave_words_are_ordinary_messages(tmp_path: Path) -> None:
+    lines = [{"user": "u1", "text": word, "at": "2026-12-01T10:00:00+08:00"} for word in sorted(LEAVE_WORDS)]
+    done = wxbot("chat", "--script", str(_script(tmp_path / "s.jsonl", lines)), "--json", cwd=tmp_path,
+                 INTENT_MODEL="false")
+    assert done.returncode == 0, done.stderr
+    outs = _lines(done.stdout)
+    assert len(outs) == len(LEAVE_WORDS) and all(out["replies"] for out in outs), outs
+    assert not any(GOODBYE in reply for out in outs for reply in out["replies"])  # type: ignore[union-attr]
