@@ -1,17 +1,19 @@
-"""The Chinese reply for one recipe, its amounts scaled to the number of people eating."""
+"""The Chinese reply for one recipe, its amounts scaled to the number of people eating: the list and
+every amount in the steps alike (:mod:`skills.cookbook.amounts`)."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
+from skills.cookbook.amounts import COUNTED, Amount, amounts_in, food_beside, scale_text
 from skills.cookbook.book import Quantity, Recipe, variants
 
-__all__ = ["recipe_part", "recipe_reply", "scaled_amount"]
+__all__ = ["recipe_part", "recipe_reply", "scaled_amount", "scaled_step"]
 
-_COUNTED = {"个", "只", "颗", "根", "条", "张", "块", "片", "瓣", "粒", "朵", "头", "棵", "节", "段", "袋", "包", "盒"}
-_STEP_PER_SERVING = re.compile(r"(\d+(?:\.\d+)?)\s*(g|克|ml|毫升|个|只|片)?\s*[*×]\s*份数")
 _MAX_TIPS = 2
+_SERVINGS_FORMULA = re.compile(r"\s*[*×]\s*份数(?:\s*[，,]\s*向上取整)?")
 
 
 def _num(value: float) -> str:
@@ -19,15 +21,52 @@ def _num(value: float) -> str:
 
 
 def scaled_amount(q: Quantity, factor: float) -> str:
-    """``q`` as a person would say it after multiplying by ``factor`` (whole pieces rounded up)."""
+    """``q`` as a person would say it after multiplying by ``factor`` (whole pieces rounded up); a line
+    whose amount was not read into a number and a unit is scaled as written."""
     if q.amount is None or not q.unit:
-        return q.text
+        return _SERVINGS_FORMULA.sub("", scale_text(q.text, factor)) if amounts_in(q.text) else q.text
     low, high = q.amount * factor, (q.amount_max * factor if q.amount_max is not None else None)
-    if q.unit in _COUNTED:
+    if q.unit in COUNTED:
         low = math.ceil(low - 1e-9) if low > 0 else 0
         high = math.ceil(high - 1e-9) if high is not None else None
     amount = _num(low) if high is None else f"{_num(low)}～{_num(high)}"
     return f"{q.name} {amount}{q.unit}"
+
+
+def food_name(q: Quantity) -> str:
+    """The food a list line is about ("鹌鹑蛋（可选…）" → 鹌鹑蛋)."""
+    return re.split(r"[（(：:，,=\s]", q.name.strip(), maxsplit=1)[0]
+
+
+def counted_foods(recipe: Recipe) -> dict[str, set[str]]:
+    """The foods the list counts in pieces, by every name they go by, with the units they are counted in."""
+    counted: dict[str, set[str]] = {}
+    for q in recipe.quantities:
+        if q.unit in COUNTED:
+            for name in variants(food_name(q)):
+                counted.setdefault(name, set()).add(q.unit)
+    return counted
+
+
+def _counts(recipe: Recipe) -> Callable[[Amount, str], bool]:
+    """A count in a step is an amount when it counts a food the list counts the same way ("2 片姜" with
+    姜 6 片 listed); "切成 4 块" counts nothing, "拿出 1 片冬瓜" counts what the list weighs. A measure in
+    Chinese numerals ("一勺盐") is one when it is beside a food of the list."""
+    counted = counted_foods(recipe)
+    listed = {name for q in recipe.quantities for name in variants(food_name(q)) if len(name) >= 1}
+
+    def counts(amount: Amount, text: str) -> bool:
+        if not amount.counted:
+            return food_beside(amount, text, listed) is not None
+        food = food_beside(amount, text, counted)
+        return food is not None and amount.unit in counted[food]
+
+    return counts
+
+
+def scaled_step(recipe: Recipe, step: str, factor: float) -> str:
+    """One step with every amount in it multiplied by ``factor`` (``1g * 份数`` becomes the total)."""
+    return scale_text(step, factor, counts=_counts(recipe))
 
 
 def _factor(recipe: Recipe, people: int | None) -> tuple[float, str]:
@@ -38,10 +77,6 @@ def _factor(recipe: Recipe, people: int | None) -> tuple[float, str]:
     if people:
         return 1.0, f"原菜谱的量，{people}个人吃请按比例增减"
     return 1.0, "原菜谱的量"
-
-
-def _step(text: str, factor: float) -> str:
-    return _STEP_PER_SERVING.sub(lambda m: f"{_num(float(m.group(1)) * factor)}{m.group(2) or ''}", text)
 
 
 def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", note: str = "") -> str:
@@ -63,7 +98,7 @@ def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", 
     elif recipe.ingredients:
         lines.append("用料：" + "、".join(recipe.ingredients))
     lines.append("做法：")
-    lines.extend(f"{i}. {_step(step, factor)}" for i, step in enumerate(recipe.steps, 1))
+    lines.extend(f"{i}. {scaled_step(recipe, step, factor)}" for i, step in enumerate(recipe.steps, 1))
     tips = [t for t in recipe.tips if len(t) >= 6][:_MAX_TIPS]
     if tips:
         lines.append("小贴士：" + "；".join(tips))
