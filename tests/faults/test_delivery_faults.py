@@ -8,7 +8,7 @@
 * A worker killed in the middle of a user's turn: the user is answered again within 5 s.
 
 Replies left parked (a send that certainly failed waits for the user's next message) are carried
-by one last message per user, sent once the faults stop. Every run: the 3 % run with 200 messages and
+by one last message per user, sent once the faults stop. Every run: the 3 % run with 100 messages and
 the killed worker's user; ``WXBOT_LONG=1`` (CI): 1,000 messages each, and the kills among the faults.
 """
 
@@ -135,7 +135,7 @@ def _run(server: PrivateRedis, conn: redis.Redis, wx: FakeWeChatServer, *, users
     return figures
 
 
-SIZE = (50, 19) if LONG else (20, 9)  # users × messages, plus one last message each: 1,000 or 200
+SIZE = (50, 19) if LONG else (10, 9)  # users × messages, plus one last message each: 1,000 or 100
 KILL_SIZE = SIZE if LONG else (10, 9)  # 1,000 or 100
 
 
