@@ -48,8 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: parse the subcommand, load its module, run it with Settings from the environment.
-    A long-lived command (:data:`LONG_LIVED`) ends the process when it is done (:func:`bot.stopping.exit_now`)."""
+    """Parse the subcommand, load its module, run it with Settings from the environment; its exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     head, rest = _split(argv)
@@ -58,11 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     if args.command in LONG_LIVED:
-        from bot.stopping import exit_now, stop_signals
+        from bot.stopping import stop_signals
 
         with stop_signals() as stop:  # before the imports and connections that take seconds
-            code = _run(args.command, rest, args.verbose, stop)
-        exit_now(code)  # the process ends here, its work and cleanup done
+            return _run(args.command, rest, args.verbose, stop)
     return _run(args.command, rest, args.verbose)
 
 
@@ -102,5 +100,21 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+def entry() -> None:
+    """The ``wxbot`` program (the console script, ``python -m bot.cli``): :func:`main`, then the process
+    ends, a long-lived command's without the interpreter's teardown (its own cleanup is done; freeing the
+    engine's heap object by object would add a second or more of CPU to every stop)."""
+    from bot.stopping import end_process
+
+    argv = sys.argv[1:]
+    head, _ = _split(argv)
+    long_lived = bool(head) and head[-1] in LONG_LIVED
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # a usage error, or a start ended by a stop signal
+        end_process(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1), fast=False)
+    end_process(code, fast=long_lived)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

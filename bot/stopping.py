@@ -6,9 +6,9 @@ process cleanly instead of killing it (a container's PID 1 would even ignore it)
 process finishes or hands back the turn in flight and exits 0 within :data:`STOP_WITHIN_S`; deploy/
 gives it a little more than that before SIGKILL (compose ``stop_grace_period``, systemd
 ``TimeoutStopSec``). A second signal while stopping changes nothing and prints no traceback, and once
-the command is done stop signals are ignored: the interpreter puts back the default action of every
-signal it handled while it shuts down (not of an ignored one), and a signal in that second would turn
-a clean stop into -15 (143 in Docker).
+the program is done stop signals are ignored (:func:`end_process`): the interpreter puts back the
+default action of every signal it handled while it shuts down (not of an ignored one), and a signal in
+that second would turn a clean stop into -15 (143 in Docker).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn
 
-__all__ = ["STOP_SIGNALS", "STOP_WITHIN_S", "StopRequest", "exit_now", "stop_signals"]
+__all__ = ["STOP_SIGNALS", "STOP_WITHIN_S", "StopRequest", "end_process", "exit_now", "stop_signals"]
 
 log = logging.getLogger("bot.stopping")
 
@@ -98,13 +98,25 @@ class StopRequest:
 
 @contextmanager
 def stop_signals() -> Iterator[StopRequest]:
-    """A long-lived command's whole run: SIGTERM/SIGINT ask it to stop from the first line on, and
-    are ignored once it is done (call from the main thread)."""
+    """A long-lived command's run: SIGTERM/SIGINT ask it to stop from the first line on; the handlers
+    found before come back afterwards (call from the main thread)."""
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
     stop = StopRequest().install()
     try:
         yield stop
     finally:
-        stop.finish()
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def end_process(code: int, *, fast: bool) -> NoReturn:
+    """End the program with ``code``. Stop signals are ignored from here on: a signal in the
+    interpreter's teardown would end a clean exit with -15. ``fast`` (a long-lived command, its own
+    cleanup done): skip that teardown, :func:`exit_now`."""
+    StopRequest.finish()
+    if fast:
+        exit_now(code)
+    raise SystemExit(code)
 
 
 def exit_now(code: int) -> NoReturn:

@@ -7,7 +7,7 @@ import sys
 
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.settings import Settings
-from bot.stopping import StopRequest, exit_now, stop_signals
+from bot.stopping import StopRequest, end_process, stop_signals
 from bot.upgrade import current_engine_factory
 
 GRACE_S = 5  # seconds requests in flight get to finish after a stop signal (a reply wait is ≤ 4.9 s)
@@ -86,9 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="wxbot serve")
     add_arguments(parser)
     with stop_signals() as stop:
-        code = run(parser.parse_args(argv), Settings.from_env(), stop)
-    exit_now(code)
+        return run(parser.parse_args(argv), Settings.from_env(), stop)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    end_process(main(), fast=True)

@@ -8,7 +8,7 @@ import sys
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.queue import QUEUE_NAME
 from bot.settings import Settings
-from bot.stopping import StopRequest, exit_now, stop_signals
+from bot.stopping import StopRequest, end_process, stop_signals
 from bot.upgrade import current_engine_factory
 
 
@@ -64,9 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="wxbot worker")
     add_arguments(parser)
     with stop_signals() as stop:
-        code = run(parser.parse_args(argv), Settings.from_env(), stop)
-    exit_now(code)
+        return run(parser.parse_args(argv), Settings.from_env(), stop)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    end_process(main(), fast=True)

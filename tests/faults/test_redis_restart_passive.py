@@ -9,8 +9,8 @@ after another, 5 s per attempt, a refused attempt (503 while Redis is down) retr
 wait meets the outage keeps waiting for its reply until its own time is up; a reply nobody can
 answer with any more goes through the API before the user's next one.
 
-The default suite runs a request whose wait meets a restart, and one loaded run; ``WXBOT_LONG=1``
-runs ten (the Guarantees figure)::
+Every run: a request whose wait meets a restart; ``WXBOT_LONG=1`` (CI): one loaded run of 8 × 15 and ten
+of 10 × 30 (the Guarantees figure)::
 
     WXBOT_LONG=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/faults/test_redis_restart_passive.py
 """
