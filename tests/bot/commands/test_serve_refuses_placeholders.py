@@ -4,8 +4,8 @@ line on stderr naming the setting; embedded (development) mode accepts them."""
 from __future__ import annotations
 
 import os
-import signal
 import re
+import signal
 from pathlib import Path
 
 import pytest
