@@ -20,7 +20,6 @@ import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import fakeredis
 import pytest
@@ -32,7 +31,8 @@ from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 from tests.harness import pg
-from tests.harness.redis_server import flushed_db, private_server_pid, private_url, stop_private_server
+from tests.harness.processes import children, left_running
+from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
 # the settings through which a test (or a process it starts) could reach the developer's own servers
 _SERVER_SETTINGS = ("REDIS_URL", "DATABASE_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER",
@@ -69,40 +69,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 # ---- processes ----------------------------------------------------------------------------------
-LEFT_RUNNING_GRACE_S = 3.0  # a child stopped just before the end of a test may still be on its way out
-
-
-def _children() -> dict[int, str]:
-    """This process's children that still run (zombies aside), with their command lines."""
-    pids: set[int] = set()
-    for listing in Path("/proc/self/task").glob("*/children"):
-        with contextlib.suppress(OSError):
-            pids.update(int(pid) for pid in listing.read_text().split())
-    running: dict[int, str] = {}
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except (OSError, IndexError):
-            continue
-        if state != "Z":
-            running[pid] = command.strip()
-    return running
-
-
-def left_running(before: set[int], grace_s: float = LEFT_RUNNING_GRACE_S) -> dict[int, str]:
-    """The children started since ``before`` that still run after ``grace_s`` (the suite's Redis aside)."""
-    deadline = time.monotonic() + grace_s
-    while True:
-        left = {pid: cmd for pid, cmd in _children().items() if pid not in before and pid != private_server_pid()}
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
 
 
 @pytest.fixture(autouse=True)
 def _no_process_left_running() -> Iterator[None]:
-    before = set(_children())
+    before = set(children())
     yield
     if left := left_running(before):
         for pid in left:

@@ -16,7 +16,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-__all__ = ["COUNTED", "Amount", "amounts_in", "food_beside", "format_number", "scale_text"]
+from skills.cookbook.book import Quantity, Recipe, variants
+
+__all__ = ["COUNTED", "Amount", "amounts_in", "counts_in", "food_beside", "food_name", "format_number", "scale_step",
+           "scale_text"]
 
 MEASURES = ("毫升", "ml", "mL", "ML", "Ml", "克", "g", "kg", "KG", "千克", "公斤", "斤", "两", "汤匙", "茶匙", "小勺",
             "大勺", "大匙", "小匙", "勺", "杯", "碗", "L", "升", "cc")
@@ -135,3 +138,34 @@ def scale_text(text: str, factor: float, *, counts: Callable[[Amount, str], bool
         at = amount.end
     out.append(text[at:])
     return "".join(out)
+
+
+def food_name(q: Quantity) -> str:
+    """The food a list line is about ("鹌鹑蛋（可选…）" → 鹌鹑蛋)."""
+    return re.split(r"[（(：:，,=\s]", q.name.strip(), maxsplit=1)[0]
+
+
+def counts_in(recipe: Recipe) -> Callable[[Amount, str], bool]:
+    """Which counts and worded amounts of ``recipe``'s steps are amounts: a count when it counts a food
+    the list counts the same way ("2 片姜" with 姜 6 片 listed; "拿出 1 片冬瓜" counts what the list
+    weighs, "切成 4 块" counts nothing), a measure in Chinese numerals ("一勺盐") when it is beside a
+    food of the list."""
+    counted: dict[str, set[str]] = {}
+    for q in recipe.quantities:
+        if q.unit in COUNTED:
+            for name in variants(food_name(q)):
+                counted.setdefault(name, set()).add(q.unit)
+    listed = {name for q in recipe.quantities for name in variants(food_name(q))}
+
+    def counts(amount: Amount, text: str) -> bool:
+        if not amount.counted:
+            return food_beside(amount, text, listed) is not None
+        food = food_beside(amount, text, counted)
+        return food is not None and amount.unit in counted[food]
+
+    return counts
+
+
+def scale_step(recipe: Recipe, step: str, factor: float) -> str:
+    """One of ``recipe``'s steps with every amount in it multiplied by ``factor``."""
+    return scale_text(step, factor, counts=counts_in(recipe))

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 
-from skills.cookbook.amounts import COUNTED, Amount, amounts_in, food_beside, scale_text
+from skills.cookbook.amounts import COUNTED, amounts_in, scale_step, scale_text
 from skills.cookbook.book import Quantity, Recipe, variants
 
-__all__ = ["recipe_part", "recipe_reply", "scaled_amount", "scaled_step"]
+__all__ = ["recipe_part", "recipe_reply", "scaled_amount"]
 
 _MAX_TIPS = 2
 _SERVINGS_FORMULA = re.compile(r"\s*[*×]\s*份数(?:\s*[，,]\s*向上取整)?")
@@ -31,42 +30,6 @@ def scaled_amount(q: Quantity, factor: float) -> str:
         high = math.ceil(high - 1e-9) if high is not None else None
     amount = _num(low) if high is None else f"{_num(low)}～{_num(high)}"
     return f"{q.name} {amount}{q.unit}"
-
-
-def food_name(q: Quantity) -> str:
-    """The food a list line is about ("鹌鹑蛋（可选…）" → 鹌鹑蛋)."""
-    return re.split(r"[（(：:，,=\s]", q.name.strip(), maxsplit=1)[0]
-
-
-def counted_foods(recipe: Recipe) -> dict[str, set[str]]:
-    """The foods the list counts in pieces, by every name they go by, with the units they are counted in."""
-    counted: dict[str, set[str]] = {}
-    for q in recipe.quantities:
-        if q.unit in COUNTED:
-            for name in variants(food_name(q)):
-                counted.setdefault(name, set()).add(q.unit)
-    return counted
-
-
-def _counts(recipe: Recipe) -> Callable[[Amount, str], bool]:
-    """A count in a step is an amount when it counts a food the list counts the same way ("2 片姜" with
-    姜 6 片 listed); "切成 4 块" counts nothing, "拿出 1 片冬瓜" counts what the list weighs. A measure in
-    Chinese numerals ("一勺盐") is one when it is beside a food of the list."""
-    counted = counted_foods(recipe)
-    listed = {name for q in recipe.quantities for name in variants(food_name(q)) if len(name) >= 1}
-
-    def counts(amount: Amount, text: str) -> bool:
-        if not amount.counted:
-            return food_beside(amount, text, listed) is not None
-        food = food_beside(amount, text, counted)
-        return food is not None and amount.unit in counted[food]
-
-    return counts
-
-
-def scaled_step(recipe: Recipe, step: str, factor: float) -> str:
-    """One step with every amount in it multiplied by ``factor`` (``1g * 份数`` becomes the total)."""
-    return scale_text(step, factor, counts=_counts(recipe))
 
 
 def _factor(recipe: Recipe, people: int | None) -> tuple[float, str]:
@@ -98,7 +61,7 @@ def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", 
     elif recipe.ingredients:
         lines.append("用料：" + "、".join(recipe.ingredients))
     lines.append("做法：")
-    lines.extend(f"{i}. {scaled_step(recipe, step, factor)}" for i, step in enumerate(recipe.steps, 1))
+    lines.extend(f"{i}. {scale_step(recipe, step, factor)}" for i, step in enumerate(recipe.steps, 1))
     tips = [t for t in recipe.tips if len(t) >= 6][:_MAX_TIPS]
     if tips:
         lines.append("小贴士：" + "；".join(tips))

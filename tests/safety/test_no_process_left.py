@@ -5,11 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.conftest import _children, left_running
+from tests.harness.processes import children, left_running
 
 
 def test_a_process_left_running_is_found_and_one_that_ended_is_not() -> None:
-    before = set(_children())
+    before = set(children())
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])

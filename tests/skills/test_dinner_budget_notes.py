@@ -9,7 +9,7 @@ import re
 import pytest
 
 from skills.cookbook.catalog import load_catalog
-from skills.dinner._format import format_plan
+from skills.dinner import format_plan
 from skills.dinner.planner import DinnerPlan, PlanRequest, plan_dinner
 
 DISHES = sorted((d.name for d in load_catalog().dishes), key=len, reverse=True)

@@ -7,9 +7,17 @@ import re
 
 import pytest
 
-from skills.cookbook.amounts import amounts_in, food_beside, format_number, scale_text
+from skills.cookbook.amounts import (
+    amounts_in,
+    counts_in,
+    food_beside,
+    food_name,
+    format_number,
+    scale_step,
+    scale_text,
+)
 from skills.cookbook.book import Recipe, load_book, undouble, variants
-from skills.dinner._recipe_text import _counts, food_name, recipe_reply, scaled_amount, scaled_step
+from skills.dinner import recipe_reply, scaled_amount
 
 BOOK = load_book()
 SCALED = [r for r in BOOK.recipes if r.per_serving and r.servings]
@@ -28,11 +36,11 @@ def test_most_of_the_corpus_scales() -> None:
 @pytest.mark.parametrize("recipe", SCALED, ids=[r.name for r in SCALED])
 def test_every_amount_in_the_steps_is_scaled_and_agrees_with_the_list(recipe: Recipe) -> None:
     factor = _factor(recipe)
-    counts = _counts(recipe)
+    counts = counts_in(recipe)
     listed = {name: q for q in recipe.quantities if q.amount is not None and q.unit
               for name in variants(food_name(q))}
     for step in recipe.steps:
-        scaled = scaled_step(recipe, step, factor)
+        scaled = scale_step(recipe, step, factor)
         before, after = amounts_in(step, counts=counts), amounts_in(scaled, counts=counts)
         assert [a.unit for a in after] == [a.unit for a in before], (step, scaled)
         for was, now in zip(before, after, strict=True):
@@ -71,10 +79,10 @@ def test_what_is_an_amount(text: str, scaled: str) -> None:
 def test_counts_are_amounts_only_beside_a_food_the_list_counts() -> None:
     recipe = BOOK.get("简易红烧肉")
     assert recipe is not None
-    assert scaled_step(recipe, "放入（生姜 2 片）（八角 2 个）", 2) == "放入（生姜 4 片）（八角 4 个）"
-    assert scaled_step(recipe, "锅中放入两片生姜提味", 2) == "锅中放入4片生姜提味"
+    assert scale_step(recipe, "放入（生姜 2 片）（八角 2 个）", 2) == "放入（生姜 4 片）（八角 4 个）"
+    assert scale_step(recipe, "锅中放入两片生姜提味", 2) == "锅中放入4片生姜提味"
     for same in ("切成 4 块", "炖 1~2 个小时", "一个一个放入", "豆皮切 2cm 的宽度", "平均一个八角掰开"):
-        assert scaled_step(recipe, same, 2) == same
+        assert scale_step(recipe, same, 2) == same
 
 
 DOUBLED = re.compile(r"([\u4e00-\u9fa5]{2})\1")

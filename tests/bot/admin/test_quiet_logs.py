@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot.logs import JsonFormatter, configure_logging
+from bot.logs import CHATTY_LOGGERS, JsonFormatter, configure_logging
 from bot.wechat.testkit import FakeWeChatServer
 from tests.harness.admin import ADMIN_TOKEN, build_stack, make_settings
 
@@ -27,7 +27,7 @@ def root_logging() -> Iterator[None]:
     """configure_logging takes the root logger over: give pytest's handlers back afterwards."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    chatty = {name: logging.getLogger(name).level for name in ("alembic", "httpx", "httpcore")}
+    chatty = {name: logging.getLogger(name).level for name in CHATTY_LOGGERS}
     yield
     for handler in list(root.handlers):
         root.removeHandler(handler)

@@ -20,12 +20,12 @@ from bot.wechat.inbound import parse_message
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory
 from bot.wechat.testkit.echo import EchoEngine
 from bot.worker import EdgeWorker, UnrecordedTurns, WorkerDeps, drain_ready
-from bot.worker._rq_worker import LISTEN_POLL_S
 from runtime import keys
 from runtime.turn import Inbound, TurnResult
 from tests.harness.edge import make_api, run_jobs_with
 
 M = MessageFactory()
+LISTEN_POLL_S = 1.0  # the command listener's longest read (bot/worker/_rq_worker.py)
 
 
 class StopsDuringTurn(EchoEngine):
