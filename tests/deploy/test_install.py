@@ -1,9 +1,10 @@
 """The deploy artefacts, as far as they run without a Docker engine or systemd as PID 1:
 
-* ``deploy/install.sh`` into a temporary root, then the installed ``wxbot`` (migrations, a chat turn);
-* the Dockerfile's stages; with ``WXBOT_LONG=1`` (CI) its build stage too: its COPY lines from the
-  repository into a scratch image root and its RUN lines there (the package installs ``apt-get`` would
-  do are left out), then the entry point;
+* with ``WXBOT_LONG=1`` (CI): ``deploy/install.sh`` into a temporary root, then the installed ``wxbot``
+  (migrations, a chat turn), and the Dockerfile's build stage: its COPY lines from the repository into
+  a scratch image root and its RUN lines there (the package installs ``apt-get`` would do are left
+  out), then the entry point;
+* the Dockerfile's stages;
 * ``compose.yaml``: the Compose schema (``docker-compose config``) and its wiring;
 * the systemd units (``systemd-analyze verify``), the nginx routes and the Procfile (``honcho check``).
 
@@ -26,7 +27,7 @@ import pytest
 import yaml
 
 from bot.cli import COMMANDS
-from tests.harness.faults import LONG
+from tests.harness.tiers import LONG
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -50,6 +51,8 @@ def _install(root: Path, *args: str, source: Path = ROOT) -> subprocess.Complete
                           timeout=1200, check=False)
 
 
+@pytest.mark.skipif(not LONG, reason="set WXBOT_LONG=1 (CI): install.sh builds a virtualenv with pip (the slowest "
+                                     "test of a run); every run checks the artefacts it installs")
 def test_install_script_into_a_temporary_root(tmp_path: Path) -> None:
     root = tmp_path / "root"
     env_file = tmp_path / "env"

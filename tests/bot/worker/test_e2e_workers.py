@@ -17,7 +17,7 @@ from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
 from runtime.transcript import Transcript
 from tests.harness.edge import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
-from tests.harness.faults import LONG
+from tests.harness.tiers import LONG
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
