@@ -48,7 +48,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The fault runs (servers killed, workers SIGKILLed, fail-over) and the tests that time a race or a
-# deadline: under pytest-xdist (tests/run.sh runs `-n 2 --dist loadgroup`) they all run on one worker,
+# deadline: under pytest-xdist (tests/run.sh runs `-n 3 --dist loadgroup`) they all run on one worker,
 # one after another (xdist hands the largest group out first), so no two of them load the machine at
 # once; every other test is spread over the workers one by one.
 MACHINE_GROUP = "machine"
