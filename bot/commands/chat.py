@@ -9,6 +9,7 @@ unless ``--state DIR`` is given, and its clock starts at the script's first ``at
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import shutil
 import sys
@@ -146,10 +147,13 @@ def _route_logs(directory: Path, verbose: bool) -> Callable[[], None]:
 def _run_script(args: argparse.Namespace, settings: Settings, start: datetime | None) -> int:
     from bot.script import ScriptRunner, dumps
 
-    try:
-        stream = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")  # noqa: SIM115
+    try:  # a file is read whole first: an unreadable or non-UTF-8 one is told before the engine is built
+        stream = sys.stdin if args.script == "-" else io.StringIO(Path(args.script).read_bytes().decode("utf-8"))
     except OSError as exc:
         print(f"wxbot chat: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"wxbot chat: {args.script} is not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
     scratch = None if args.state else tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
     directory = Path(args.state) if args.state else Path(scratch.name)  # type: ignore[union-attr]
