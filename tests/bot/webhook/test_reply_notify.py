@@ -93,9 +93,21 @@ def test_a_dropped_subscription_is_taken_up_again(conn: redis.Redis) -> None:
         _wait_for_subscribers(conn, 1)  # back within its retry pause
         xml = M.text("n2", "你好")
         key = parse_message(xml).message_key
-        threading.Timer(0.3, lambda: Handoff(conn).offer("n2", key, "又回来了")).start()
-        body, elapsed = _post(client, xml)
-    assert "又回来了" in body and elapsed < 1.5
+        offered: list[float] = []
+
+        def worker() -> None:  # once the request waits
+            deadline = time.monotonic() + 10
+            while conn.hget(keys.handoff("n2", key), "state") != b"waiting" and time.monotonic() < deadline:
+                time.sleep(0.005)
+            offered.append(time.monotonic())
+            Handoff(conn).offer("n2", key, "又回来了")
+
+        acting = threading.Thread(target=worker)
+        acting.start()
+        body, _ = _post(client, xml)
+        answered = time.monotonic()
+        acting.join()
+    assert "又回来了" in body and answered - offered[0] < 1.5
 
 
 def _wait_for_subscribers(conn: redis.Redis, n: int, timeout: float = 5.0) -> None:
