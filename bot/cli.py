@@ -7,6 +7,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("bot.commands.serve", "run the webhook (embedded worker when no REDIS_URL)"),
@@ -21,6 +22,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("bot.commands.db", "database schema: upgrade (run the migrations) or status"),
     "bench": ("bot.commands.bench", "benchmarks: {benches}"),
 }
+
+
+# the long-lived processes: they take SIGTERM/SIGINT as a request to stop from their very start
+# (bot.stopping); the other commands keep Python's own (Ctrl-C: KeyboardInterrupt)
+LONG_LIVED = frozenset({"serve", "worker", "scheduler"})
 
 
 def _help(name: str) -> str:
@@ -42,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: parse the subcommand, load its module, run it with Settings from the environment."""
+    """Parse the subcommand, load its module, run it with Settings from the environment; its exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     head, rest = _split(argv)
@@ -50,15 +56,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
+    if args.command in LONG_LIVED:
+        from bot.stopping import stop_signals
+
+        with stop_signals() as stop:  # before the imports and connections that take seconds
+            return _run(args.command, rest, args.verbose, stop)
+    return _run(args.command, rest, args.verbose)
+
+
+def _run(command: str, rest: list[str], verbose: bool, stop: Any = None) -> int:
+    """Load ``command``'s module, parse its arguments and run it (``stop``: a long-lived one's stop request)."""
     try:
-        module = importlib.import_module(COMMANDS[args.command][0])
+        module = importlib.import_module(COMMANDS[command][0])
     except ModuleNotFoundError as exc:
-        print(f"wxbot {args.command}: not available in this build ({exc.name})", file=sys.stderr)
+        print(f"wxbot {command}: not available in this build ({exc.name})", file=sys.stderr)
         return 2
-    sub = argparse.ArgumentParser(prog=f"wxbot {args.command}", description=_help(args.command))
+    sub = argparse.ArgumentParser(prog=f"wxbot {command}", description=_help(command))
     module.add_arguments(sub)
     sub_args = sub.parse_args(rest)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s %(message)s")
     from pydantic import ValidationError
 
@@ -70,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wxbot: bad setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
         return 2
     try:
+        if stop is not None:
+            return int(module.run(sub_args, settings, stop) or 0)
         return int(module.run(sub_args, settings) or 0)
     except KeyboardInterrupt:
         return 130
@@ -82,5 +100,21 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+def entry() -> None:
+    """The ``wxbot`` program (the console script, ``python -m bot.cli``): :func:`main`, then the process
+    ends, a long-lived command's without the interpreter's teardown (its own cleanup is done; freeing the
+    engine's heap object by object would add a second or more of CPU to every stop)."""
+    from bot.stopping import end_process
+
+    argv = sys.argv[1:]
+    head, _ = _split(argv)
+    long_lived = bool(head) and head[-1] in LONG_LIVED
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # a usage error, or a start ended by a stop signal
+        end_process(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1), fast=False)
+    end_process(code, fast=long_lived)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

@@ -3,7 +3,10 @@
 Rules enforced here rather than at every call site: user ids are hashed (``user`` → ``user_hash``);
 fields that carry message text (``text``, ``reply``, ``replies``, ``content``, ``body``) are kept only
 at DEBUG; fields whose name looks like a secret are redacted; known secret values (from Settings)
-are scrubbed from every message, field and traceback.
+are scrubbed from every message, field and traceback, and so are the values of the query parameters that
+sign a request, carry a token or name a user (``signature``, ``timestamp``, ``nonce``, ``access_token``,
+``openid`` …), whatever logged the URL. Libraries' chatter (Alembic's per-revision lines, httpx's line per
+request) is kept to warnings unless the level is DEBUG.
 
 :func:`configure_logging` routes every logger of the process through one handler: the libraries'
 too (uvicorn's start and access lines, RQ's), so with ``LOG_FORMAT=json`` (the default) every line
@@ -19,6 +22,7 @@ import contextvars
 import hashlib
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
@@ -37,6 +41,13 @@ _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message", "asctime", "taskName", "color_message"}
 # loggers whose handlers configure_logging takes over (they would otherwise print their own plain text)
 LIBRARY_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "rq", "rq.worker")
+# libraries whose INFO lines are chatter, kept to warnings unless the level is DEBUG: Alembic's per
+# revision lines (six for every admin re-run's scratch database), httpx's line per request (WeChat's
+# signed URLs, the simulator's)
+CHATTY_LOGGERS = ("alembic", "httpx", "httpcore")
+# query parameters that sign a request, carry a token or name a user: their values never reach a log
+_SIGNED_QUERY = re.compile(r"(?i)([?&;](?:msg_signature|signature|timestamp|nonce|echostr|access_token|"
+                           r"openid|appsecret|secret|token|api_key|key)=)[^&\s\"'#]+")
 _bound: contextvars.ContextVar[tuple[tuple[str, Any], ...]] = contextvars.ContextVar("wxbot_log_fields",
                                                                                     default=())
 
@@ -68,7 +79,7 @@ class JsonFormatter(logging.Formatter):
     def _scrub(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, REDACTED)
-        return text
+        return _SIGNED_QUERY.sub(rf"\1{REDACTED}", text)
 
     def _value(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -145,6 +156,9 @@ def configure_logging(settings: Settings, *, level: int | str | None = None, str
         for old in list(library.handlers):
             library.removeHandler(old)
         library.propagate = True
+    debug = root.getEffectiveLevel() <= logging.DEBUG
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET if debug else logging.WARNING)
 
 
 def log_turn(logger: logging.Logger, inbound: Any, result: Any) -> None:

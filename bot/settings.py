@@ -19,6 +19,16 @@ _CHOOSE = ("set a random value of 16-32 letters and digits (e.g. `openssl rand -
            "only embedded mode (no REDIS_URL) accepts it")
 
 
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """``NAME=value`` lines of a dotenv file (python-dotenv's reading: quotes, ``export``, comments), names
+    upper-cased; a missing file is empty."""
+    from dotenv import dotenv_values
+
+    if not Path(path).is_file():
+        return {}
+    return {k.upper(): v for k, v in dotenv_values(path, encoding="utf-8").items() if v is not None}
+
+
 class Settings(BaseSettings):
     """Everything a wxbot process can be configured with. Empty URLs mean "embedded"."""
 
@@ -99,15 +109,26 @@ class Settings(BaseSettings):
         return value.strip()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
-        """Settings from ``env`` (a mapping; defaults to the process environment) and the ``.env`` file."""
+    def from_env(cls, env: Mapping[str, str] | None = None, *, env_file: str | Path | None = None) -> Settings:
+        """Settings from one source: the environment over a dotenv file, merged before anything is read.
+
+        ``env``: the environment (default: the process's); ``env_file``: the file beneath it (default:
+        ``.env`` in the working directory under the process's environment, none under a given mapping).
+        Every setting is read from the merged mapping alike — the typed fields and the ``OPENAI_*``
+        family the model layer reads (``OPENAI_<PROFILE>_MODEL``, ``OPENAI_TIMEOUT`` …, collected into
+        ``openai_extra``); names are case-insensitive and the environment wins over the file."""
         import os
 
-        source = dict(os.environ if env is None else env)
-        lowered = {k.lower(): v for k, v in source.items()}
-        fields: dict[str, Any] = {name: lowered[name] for name in cls.model_fields if name in lowered}
-        fields["openai_extra"] = {k.upper(): v for k, v in source.items() if k.upper().startswith("OPENAI_")}
-        return cls(_env_file=env_file if env is None else None, **fields)  # type: ignore[call-arg]
+        merged: dict[str, str] = {}
+        source = env_file if env_file is not None else (".env" if env is None else None)
+        if source is not None:
+            merged.update(read_env_file(source))
+        merged.update({k.upper(): v for k, v in (os.environ if env is None else env).items()})
+        fields: dict[str, Any] = {name: merged[name.upper()] for name in cls.model_fields if name.upper() in merged}
+        fields["openai_extra"] = {k: v for k, v in merged.items() if k.startswith("OPENAI_")}
+        # validated from the merged mapping alone: BaseSettings' own reading would consult the process
+        # environment again for a setting the mapping leaves out
+        return cls.model_validate(fields)
 
     @property
     def embedded(self) -> bool:
@@ -148,7 +169,8 @@ class Settings(BaseSettings):
         return f"sqlite:///{(self.data_dir / 'wxbot.db').resolve()}"
 
     def llm_env(self) -> dict[str, str]:
-        """The OPENAI_* settings for the LLM layer (per-profile overrides come from the environment)."""
+        """The OPENAI_* settings for the LLM layer (``runtime.llm.LLMConfig.from_env``), the typed ones
+        and every other ``OPENAI_*`` of the same source (per-profile overrides, timeouts, retries)."""
         env = dict(self.openai_extra)
         for key, value in (("OPENAI_BASE_URL", self.openai_base_url), ("OPENAI_API_KEY", self.openai_api_key),
                            ("OPENAI_MODEL", self.openai_model)):

@@ -8,12 +8,16 @@
 * The process environment loses the developer's ``REDIS_URL``/``DATABASE_URL``/Sentinel settings for
   the run (set empty, so a ``.env`` file cannot bring them back either), in this process and in every
   process a test starts.
+* No test leaves a process running: a child process a test started and did not end fails it at
+  teardown (and is killed there, so it cannot disturb the tests after it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import time
 from collections.abc import Callable, Iterator
 
@@ -27,6 +31,7 @@ from skills.db import make_sql_engine
 from skills.migrate import init_db
 from skills.services import Services
 from tests.harness import pg
+from tests.harness.processes import children, left_running
 from tests.harness.redis_server import flushed_db, private_url, stop_private_server
 
 # the settings through which a test (or a process it starts) could reach the developer's own servers
@@ -43,7 +48,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The fault runs (servers killed, workers SIGKILLed, fail-over) and the tests that time a race or a
-# deadline: under pytest-xdist (tests/run.sh runs `-n 2 --dist loadgroup`) they all run on one worker,
+# deadline: under pytest-xdist (tests/run.sh runs `-n 3 --dist loadgroup`) they all run on one worker,
 # one after another (xdist hands the largest group out first), so no two of them load the machine at
 # once; every other test is spread over the workers one by one.
 MACHINE_GROUP = "machine"
@@ -61,6 +66,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     stop_private_server()
+
+
+# ---- processes ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left_running() -> Iterator[None]:
+    before = set(children())
+    yield
+    if left := left_running(before):
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"the test left processes running (killed now): {left}", pytrace=False)
 
 
 # ---- Redis ------------------------------------------------------------------------------------

@@ -8,9 +8,9 @@
 # CI only if you say yes when asked (WXBOT_INSTALL_CHROMIUM=yes answers for you, =no skips the
 # question); without them those tests are skipped.
 #
-# pytest runs on two workers (pytest-xdist, `-n 2 --dist loadgroup`; WXBOT_TEST_WORKERS=N for another
-# count, 0 for one process): the fault runs form one group that a single worker runs one after another
-# (tests/conftest.py). The long fault runs need WXBOT_LONG=1 (CI sets it). The slowest 20 tests are
+# pytest runs on three workers (pytest-xdist, `-n 3 --dist loadgroup`; WXBOT_TEST_WORKERS=N for another
+# count, 0 for one process), two cores or not: the suite waits on processes and servers more than it
+# computes. The fault runs form one group that a single worker runs one after another (tests/conftest.py). The long fault runs need WXBOT_LONG=1 (CI sets it). The slowest 20 tests are
 # printed at the end (docs/testing.md keeps a measured list).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,7 +57,7 @@ echo "== ruff"
 echo "== mypy"
 .venv/bin/mypy runtime skills bot
 echo "== pytest"
-workers="${WXBOT_TEST_WORKERS:-2}"
+workers="${WXBOT_TEST_WORKERS:-3}"
 if [ "$workers" = 0 ]; then
   .venv/bin/python -m pytest -q --durations=20 "$@"
 else

@@ -9,6 +9,7 @@ unless ``--state DIR`` is given, and its clock starts at the script's first ``at
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import shutil
 import sys
@@ -25,6 +26,15 @@ from bot.settings import Settings
 
 TICK_SECONDS = 0.5
 PROMPT = "你："
+# words that end the local chat (as Ctrl-D does); only here: in WeChat they are ordinary messages
+LEAVE_WORDS = frozenset({"quit", "exit", "退出", "再见"})
+GOODBYE = "再见！对话已保存，下次运行 wxbot chat 接着聊。"
+
+
+def leaves_chat(line: str) -> bool:
+    """Whether a line typed at the local chat's prompt ends it: quit, exit, 退出 or 再见, in any case,
+    with trailing punctuation ("再见！", "exit.")."""
+    return line.strip().rstrip("。.!！~～ ").lower() in LEAVE_WORDS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -137,10 +147,13 @@ def _route_logs(directory: Path, verbose: bool) -> Callable[[], None]:
 def _run_script(args: argparse.Namespace, settings: Settings, start: datetime | None) -> int:
     from bot.script import ScriptRunner, dumps
 
-    try:
-        stream = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")  # noqa: SIM115
+    try:  # a file is read whole first: an unreadable or non-UTF-8 one is told before the engine is built
+        stream = sys.stdin if args.script == "-" else io.StringIO(Path(args.script).read_bytes().decode("utf-8"))
     except OSError as exc:
         print(f"wxbot chat: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"wxbot chat: {args.script} is not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
     scratch = None if args.state else tempfile.TemporaryDirectory(prefix="wxbot-chat-", ignore_cleanup_errors=True)
     directory = Path(args.state) if args.state else Path(scratch.name)  # type: ignore[union-attr]
@@ -182,7 +195,7 @@ def _interactive(args: argparse.Namespace, settings: Settings, start: datetime |
     session = _Session(settings, directory, verbose=args.verbose)
     clock: Clock = RunningClock(start) if start is not None else SystemClock()
     where = directory.resolve()
-    print(f"wxbot 本地对话（输入“帮助”看看我能做什么，Ctrl-D 退出）\n"
+    print(f"wxbot 本地对话（输入“帮助”看看我能做什么；输入“退出”或按 Ctrl-D 结束）\n"
           f"{'接着上次的对话；' if resumed else ''}对话保存在 {where}（--fresh 从头开始），"
           f"日志在 {where / LOG_FILE if not args.verbose else '标准错误输出'}", flush=True)
     stop = threading.Event()
@@ -197,6 +210,9 @@ def _interactive(args: argparse.Namespace, settings: Settings, start: datetime |
                 break
             if not text.strip():
                 continue
+            if leaves_chat(text):
+                print(f"机器人：{GOODBYE}", flush=True)
+                break
             with session.lock:
                 session.state.refresh()
                 inbound = Inbound(user=args.user, text=text, msg_id=f"chat-{uuid.uuid4().hex[:16]}", at=clock.now())

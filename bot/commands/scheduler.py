@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 
 from bot.settings import Settings
+from bot.stopping import StopRequest
 
 __all__ = ["add_arguments", "run"]
 
@@ -21,8 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="lease token / name of this scheduler")
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
-    """Run until SIGINT/SIGTERM; a standby waits for the lease."""
+def run(args: argparse.Namespace, settings: Settings, stop: StopRequest) -> int:
+    """Run until SIGTERM/SIGINT (``stop``: the process's stop request, installed before the start): the tick
+    in flight finishes, the lease is given up, and the exit code is 0. A standby waits for the lease."""
     from bot import compose
     from bot.commands.db import schema_gate
     from bot.logs import configure_logging, log_startup
@@ -40,10 +40,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                       else DeliverySink(compose.delivery(settings, redis), sql))
     loop = compose.scheduler(sql, redis, sink, SystemClock().now, ttl_ms=int(args.lease_ttl * 1000),
                              tick_seconds=args.tick, name=args.name)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    stop.started()  # from now on a stop lets the tick in flight finish
     log_startup("scheduler", settings, instance=loop.name, sink=sink_name, lease_ttl_s=args.lease_ttl,
                 tick_s=args.tick)
-    loop.run(stop)
+    try:
+        loop.run(stop.event)
+    finally:
+        sql.dispose()
     return 0

@@ -7,7 +7,11 @@ import sys
 
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.settings import Settings
+from bot.stopping import StopRequest, end_process, stop_signals
 from bot.upgrade import current_engine_factory
+
+GRACE_S = 5  # seconds requests in flight get to finish after a stop signal (a reply wait is ≤ 4.9 s)
+STARTUP_FAILED = 3  # uvicorn's own code when it could not start (the port taken …)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +29,10 @@ def refusal(settings: Settings) -> str | None:
     return f"wxbot serve: {problem}" if problem else None
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings, stop: StopRequest) -> int:
+    """Serve until SIGTERM/SIGINT (``stop``: the process's stop request, installed before the start): then
+    requests in flight get up to :data:`GRACE_S` to finish, the embedded worker finishes its turns in
+    flight, and the exit code is 0."""
     import uvicorn
 
     from bot import compose
@@ -44,8 +51,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     configure_logging(settings)
     hook = compose.webhook(settings, path=args.path, reply_wait_s=args.reply_wait, engine_ref=args.engine)
     app = hook.app
-    if settings.embedded:
-        compose.embedded_scheduler(hook)
+    stop_scheduler = compose.embedded_scheduler(hook) if settings.embedded else None
     if settings.metrics_addr:
         from bot.metrics import serve_metrics
 
@@ -55,17 +61,33 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 listen=f"{args.host}:{args.port}", path=args.path, metrics_addr=settings.metrics_addr or None,
                 admin=bool(settings.admin_token))
     # log_config=None: uvicorn's own lines go through the handler configure_logging set (JSON by default)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=settings.log_level, log_config=None,
-                proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)
-    return 0
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=args.host, port=args.port, log_level=settings.log_level, log_config=None, proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips, timeout_graceful_shutdown=GRACE_S))
+    # uvicorn takes the signals while it serves and afterwards raises the one it caught again, under
+    # the handler it found: the stop request's, which only marks the process as stopping (no -15)
+    stop.on_stop(lambda: setattr(server, "should_exit", True))  # a signal before uvicorn took them
+    stop.started()
+    try:
+        if not stop.requested:
+            server.run()
+    finally:
+        if stop_scheduler is not None:
+            stop_scheduler()
+        if hook.inline is not None:
+            hook.inline.stop()
+        if hook.deps is not None and hook.deps.sql_engine is not None:
+            hook.deps.sql_engine.dispose()
+    return 0 if server.started or stop.requested else STARTUP_FAILED
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run without the ``wxbot`` CLI: ``python -m bot.commands.serve``."""
     parser = argparse.ArgumentParser(prog="wxbot serve")
     add_arguments(parser)
-    return run(parser.parse_args(argv), Settings.from_env())
+    with stop_signals() as stop:
+        return run(parser.parse_args(argv), Settings.from_env(), stop)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    end_process(main(), fast=True)

@@ -8,6 +8,7 @@ import sys
 from bot.compose import DEFAULT_ENGINE_FACTORY
 from bot.queue import QUEUE_NAME
 from bot.settings import Settings
+from bot.stopping import StopRequest, end_process, stop_signals
 from bot.upgrade import current_engine_factory
 
 
@@ -25,7 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="worker name shown in `rq info`")
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings, stop: StopRequest) -> int:
+    """Work until SIGTERM/SIGINT (``stop``: the process's stop request, installed before the start): the turn
+    in flight finishes, the rest of its drainer's users go back to the ready list for other workers,
+    and the exit code is 0."""
     from bot import compose
 
     if settings.embedded:
@@ -41,7 +45,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     configure_logging(settings)
     process = compose.worker_process(settings, engine_ref=args.engine, queue_name=args.queue,
                                      lease_ttl_ms=int(args.lease_ttl * 1000), typing_after_s=args.typing_after,
-                                     lanes=args.lanes, name=args.name)
+                                     lanes=args.lanes, name=args.name, stop=stop)
+    stop.started()  # from now on a stop lets the worker finish its turns in flight
     process.sweeper.start()
     log_startup("worker", settings, instance=process.worker.name, queues=[process.queue.name],
                 lanes=process.deps.lanes, engine=args.engine, lease_ttl_s=args.lease_ttl)
@@ -49,6 +54,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         process.worker.work(burst=args.burst, logging_level="WARNING")
     finally:
         process.sweeper.stop()
+        if process.deps.sql_engine is not None:
+            process.deps.sql_engine.dispose()
     return 0
 
 
@@ -56,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run without the ``wxbot`` CLI: ``python -m bot.commands.worker``."""
     parser = argparse.ArgumentParser(prog="wxbot worker")
     add_arguments(parser)
-    return run(parser.parse_args(argv), Settings.from_env())
+    with stop_signals() as stop:
+        return run(parser.parse_args(argv), Settings.from_env(), stop)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    end_process(main(), fast=True)

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from bot.queue import Dispatcher, SweeperThread
     from bot.redis_client import RedisClient
     from bot.scheduler import PushSink, Scheduler
+    from bot.stopping import StopRequest
     from bot.webhook import WebhookConfig
     from bot.wechat import WeChatpyAPI
     from bot.wechat.crypto import WebhookSecrets
-    from bot.worker import EdgeWorker, WorkerDeps
+    from bot.worker import EdgeWorker, InlineDispatcher, WorkerDeps
 
 
 # -- WeChat and delivery -------------------------------------------------------------------------
@@ -107,8 +108,8 @@ class WorkerProcess:
 
 def worker_process(settings: Settings, *, engine_ref: str = DEFAULT_ENGINE_FACTORY, queue_name: str | None = None,
                    lease_ttl_ms: int = 3_000, typing_after_s: float = 3.0, lanes: int = 2,
-                   name: str | None = None) -> WorkerProcess:
-    """Everything ``wxbot worker`` runs, on the configured Redis."""
+                   name: str | None = None, stop: StopRequest | None = None) -> WorkerProcess:
+    """Everything ``wxbot worker`` runs, on the configured Redis (``stop``: the process's stop request)."""
     from bot.queue import RQDispatcher
     from bot.worker import EdgeWorker
 
@@ -117,7 +118,7 @@ def worker_process(settings: Settings, *, engine_ref: str = DEFAULT_ENGINE_FACTO
     deps = worker_deps(settings, conn, handler, sql=sql, lease_ttl_ms=lease_ttl_ms, typing_after_s=typing_after_s,
                        lanes=lanes)
     jobs = queue(conn, queue_name)
-    return WorkerProcess(worker=EdgeWorker([jobs], connection=conn, deps=deps, name=name), queue=jobs,
+    return WorkerProcess(worker=EdgeWorker([jobs], connection=conn, deps=deps, name=name, stop=stop), queue=jobs,
                          sweeper=sweeper(conn, RQDispatcher(jobs)), deps=deps)
 
 
@@ -149,6 +150,7 @@ class Webhook:
     app: Any
     redis: Any
     deps: WorkerDeps | None = None  # embedded mode only
+    inline: InlineDispatcher | None = None  # embedded mode only: the in-process worker (stopped by serve)
 
 
 def webhook(settings: Settings, *, path: str = "/wechat", reply_wait_s: float | None = None,
@@ -164,12 +166,13 @@ def webhook(settings: Settings, *, path: str = "/wechat", reply_wait_s: float | 
 
     conn = redis_client(settings)
     deps = None
+    inline = None
     store: ContextStore | None = None
     dispatch: Any
     if settings.embedded:
         handler, sql = turn_handler(settings, conn, engine_ref)
         deps = worker_deps(settings, conn, handler, sql=sql)
-        dispatch = InlineDispatcher(deps)
+        dispatch = inline = InlineDispatcher(deps)
         store = handler.store  # contexts live in the engine's own store in embedded mode
     else:
         dispatch = RQDispatcher(queue(conn))
@@ -178,7 +181,7 @@ def webhook(settings: Settings, *, path: str = "/wechat", reply_wait_s: float | 
                      dispatch=dispatch, sweep=sweep, scripts=script_runner(conn, target))
     if admin:
         mount(app, admin_deps(settings, conn, store or RedisContextStore(conn)), webhook_path=path)
-    return Webhook(app=app, redis=conn, deps=deps)
+    return Webhook(app=app, redis=conn, deps=deps, inline=inline)
 
 
 def admin_deps(settings: Settings, redis: Any, store: ContextStore) -> AdminDeps:
@@ -201,8 +204,9 @@ def scheduler(sql: SQLEngine, redis: Any, sink: PushSink, clock: Callable[[], da
                      tick_seconds=tick_seconds, batch=batch, name=token[:8])
 
 
-def embedded_scheduler(hook: Webhook) -> threading.Event:
-    """Embedded mode: fire due reminders from a thread of this process (returns its stop event)."""
+def embedded_scheduler(hook: Webhook) -> Callable[[], None]:
+    """Embedded mode: fire due reminders from a thread of this process; returns the function that stops
+    it (the tick in flight finishes and the thread ends, waited for a few seconds at most)."""
     from bot.scheduler import DeliverySink
     from runtime.clock import SystemClock
 
@@ -216,5 +220,11 @@ def embedded_scheduler(hook: Webhook) -> threading.Event:
 
     loop = scheduler(deps.sql_engine, hook.redis, DeliverySink(deps.delivery, deps.sql_engine, shown), clock.now)
     stop = threading.Event()
-    threading.Thread(target=loop.run, args=(stop,), name="wxbot-scheduler", daemon=True).start()
-    return stop
+    thread = threading.Thread(target=loop.run, args=(stop,), name="wxbot-scheduler", daemon=True)
+    thread.start()
+
+    def stopped() -> None:
+        stop.set()
+        thread.join(timeout=5)
+
+    return stopped

@@ -110,6 +110,13 @@ class DrainSchedule:
         got = self.redis.blpop([keys.ready_users()], timeout=timeout_s)
         return text(got[1]) if got else None
 
+    def give_back(self, users: list[str]) -> None:
+        """Put ``users`` (popped by a drainer that stops before serving them) back at the head of the
+        ready list, in their order: they have waited longest. The drainer's hand-over then starts a
+        successor for them."""
+        if users:
+            self.redis.lpush(keys.ready_users(), *reversed(users))
+
     def handover(self, token: str) -> str | None:
         """Retire ``token``; returns a successor's token when ready users are left."""
         successor = new_token()

@@ -111,6 +111,8 @@ class SubscribedNotifier(ReplyNotifier):
 class ThreadedNotifier(ReplyNotifier):
     """redis-py's pub/sub thread hands each notification to the event loop."""
 
+    POLL_S = 0.2  # a stop waits this long at most (it was a second: every webhook stop paid it)
+
     def __init__(self, redis: RedisClient) -> None:
         super().__init__()
         self._redis = redis
@@ -128,7 +130,8 @@ class ThreadedNotifier(ReplyNotifier):
         try:
             self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             self._pubsub.subscribe(**{keys.replies_channel(): self._on_message})
-            self._thread = self._pubsub.run_in_thread(sleep_time=1.0, daemon=True,
+            # each read waits at most POLL_S: stopping joins the thread, which ends after its read
+            self._thread = self._pubsub.run_in_thread(sleep_time=self.POLL_S, daemon=True,
                                                       exception_handler=self._on_error)
         except Exception as exc:  # Redis away at start-up: requests poll until the next start
             log.warning("reply notifications unavailable: %s", type(exc).__name__)

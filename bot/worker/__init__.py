@@ -18,9 +18,9 @@ from bot.worker._context import (
 )
 from bot.worker._lease import LeaseKeeper
 from bot.worker._piggyback import Queued
+from bot.worker._rq_worker import EdgeWorker
 from bot.worker._turn import EntryRead, process_entry
 from bot.worker.jobs import (
-    EdgeWorker,
     InlineDispatcher,
     deliver_push,
     deliver_released,

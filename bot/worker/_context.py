@@ -13,6 +13,7 @@ process-wide; outside a ``serving`` block :func:`current` raises.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -97,6 +98,8 @@ class WorkerDeps:
     drainer_idle_s: float = 0.5  # a drainer waits this long for more users before it retires
     lanes: int = 1  # users of one batch drained side by side on this many threads
     stats: StatsTally | None = None  # where the transcript gathers its global stats (flushed by flush_stats)
+    # set when the process stops: a drainer finishes the turn in flight and hands the rest back
+    stopping: threading.Event = field(default_factory=threading.Event)
     mailbox: Mailbox = field(init=False)
     leases: LeaseKeeper = field(init=False)
     _lane_pool: ThreadPoolExecutor | None = field(init=False, default=None)

@@ -23,7 +23,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
-from rq import SimpleWorker
 
 from bot.delivery import LeaseLost
 from bot.queue import DrainSchedule, Mailbox, enqueue_drainer
@@ -31,6 +30,7 @@ from bot.worker._ahead import Lookahead, lease_token
 from bot.worker._context import WorkerDeps, current, serving
 from bot.worker._piggyback import Piggyback
 from bot.worker._turn import EntryRead, process_entry
+from runtime import keys
 
 log = logging.getLogger("bot.worker")  # the name it had as bot/worker.py
 T = TypeVar("T")
@@ -38,8 +38,13 @@ T = TypeVar("T")
 
 def drain_user(user: str) -> int:
     """Handle every message in ``user``'s mailbox, in order, under the user's lease (none if another
-    drainer holds it: never two at once). Returns how many were handled."""
-    return _drain_user(current(), user)
+    drainer holds it: never two at once; a stopping worker hands the rest back after the turn in
+    flight). Returns how many were handled."""
+    deps = current()
+    handled = _drain_user(deps, user)
+    if deps.stopping.is_set() and deps.redis.llen(keys.mailbox(user)):
+        DrainSchedule(deps.redis).give_back([user])
+    return handled
 
 
 def _drain_user(deps: WorkerDeps, user: str, ahead: Lookahead | None = None) -> int:
@@ -72,7 +77,7 @@ def _drain_user(deps: WorkerDeps, user: str, ahead: Lookahead | None = None) -> 
         finally:
             deps.leases.drop(user, token)
         handled += count
-        if finished:
+        if finished or deps.stopping.is_set():  # stopping: the caller hands the user back
             return handled
 
 
@@ -128,6 +133,9 @@ def _drain_claimed(deps: WorkerDeps, user: str, token: str, entry: str, read: En
         handled += 1
         if nxt is None:
             return handled, True
+        if deps.stopping.is_set():  # the turn in flight is done: hand the user back, lease released
+            deps.mailbox.release(user, token)
+            return handled, False
         deps.leases.hold(user, token, since)  # renewed by the pop
         entry = nxt
 
@@ -138,8 +146,13 @@ def _serve(deps: WorkerDeps, users: list[str]) -> int:
     ahead = Lookahead(deps, users)
     handled = 0
     try:
-        for user in users:
+        for i, user in enumerate(users):
             handled += _drain_user(deps, user, ahead)
+            if deps.stopping.is_set():  # the worker stops: this user (if mail is left) and the ones not
+                ahead.let_go()          # reached go back to the ready list, in order
+                left = [user] if deps.redis.llen(keys.mailbox(user)) else []
+                DrainSchedule(deps.redis).give_back(left + users[i + 1:])
+                break
     except BaseException:
         ahead.let_go()
         raise
@@ -161,8 +174,10 @@ def _serve_batch(deps: WorkerDeps, users: list[str]) -> int:
 
 def drain_ready(token: str) -> int:
     """RQ job: a drainer. Serve users from the ready list until it stayed empty for
-    ``drainer_idle_s`` (then retire, atomically with a last emptiness check) or the time budget is
-    spent (then hand over to a fresh job). Returns how many messages it handled."""
+    ``drainer_idle_s`` (then retire, atomically with a last emptiness check), the time budget is
+    spent or the worker stops (then hand over to a fresh job: a stopping worker finishes the turns
+    in flight and gives the rest of its batch back to the ready list first). Returns how many
+    messages it handled."""
     deps = current()
     schedule = DrainSchedule(deps.redis)
     started = time.monotonic()
@@ -170,6 +185,8 @@ def drain_ready(token: str) -> int:
     live: str | None = token
     try:
         while live is not None:
+            if deps.stopping.is_set():  # the worker stops: a successor takes what is left
+                break
             users = schedule.pop(live, retire=False)
             if not users:
                 user = schedule.wait(deps.drainer_idle_s) if deps.drainer_idle_s > 0 else None
@@ -180,10 +197,12 @@ def drain_ready(token: str) -> int:
             handled += _serve_batch(deps, users)
             deps.flush_stats()  # the batch's counters: one write for all its records
             if time.monotonic() - started >= deps.drainer_budget_s:
-                successor = schedule.handover(live)
-                live = None
-                if successor is not None:
-                    enqueue_drainer(deps.queue, successor)
+                break
+        if live is not None:  # the budget is spent, or the worker stops: hand over to a fresh job
+            successor = schedule.handover(live)
+            live = None
+            if successor is not None:
+                enqueue_drainer(deps.queue, successor)
     finally:
         if live is not None:  # failed midway: free the slot (the sweeper re-drives what was left)
             with contextlib.suppress(Exception):
@@ -215,24 +234,6 @@ def deliver_push(user: str, text: str, key: str, content: str = "", due: str = "
     return channel
 
 
-class EdgeWorker(SimpleWorker):
-    """A non-forking RQ worker: jobs run in the worker process (no ~10 ms fork per job), each inside
-    :func:`bot.worker.serving` with this worker's :class:`WorkerDeps`. Per-user leases, not forking,
-    keep users isolated. Jobs queued by older releases under names since moved still run
-    (:class:`bot.upgrade.StoredJob`)."""
-
-    def __init__(self, *args: Any, deps: WorkerDeps, **kwargs: Any) -> None:
-        from bot.upgrade import StoredJob
-
-        kwargs.setdefault("job_class", StoredJob)
-        super().__init__(*args, **kwargs)
-        self.deps = deps
-
-    def execute_job(self, job: Any, queue: Any) -> Any:
-        with serving(self.deps):
-            return super().execute_job(job, queue)
-
-
 class InlineDispatcher:
     """Embedded mode: drain jobs run on a small thread pool inside the webhook process, each inside
     :func:`bot.worker.serving` with ``deps``."""
@@ -253,7 +254,14 @@ class InlineDispatcher:
         return self._pool.submit(self._run, job, *args)
 
     def shutdown(self) -> None:
+        """Wait for every job submitted."""
         self._pool.shutdown(wait=True)
+
+    def stop(self) -> None:
+        """The process stops: the turns in flight finish, jobs not started are dropped (embedded mode
+        keeps its mailboxes in memory: nothing would run them after the process)."""
+        self.deps.stopping.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _run(self, job: Callable[..., Any], *args: Any) -> None:
         try:

@@ -28,9 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from .budget import DEFAULT_TURN_BUDGET_S
 from .formats import DEFAULT_REPROBE_S
 
-__all__ = ["LLMConfig", "LLMProfile", "Profile"]
+__all__ = ["LLMConfig", "LLMProfile", "Profile", "env_names"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+PROFILE_KEYS = ("BASE_URL", "API_KEY", "MODEL", "TIMEOUT", "MAX_TOKENS", "MAX_RETRIES")  # shared or per profile
+TURN_KEYS = ("TURN_BUDGET", "FORMAT_REPROBE", "BREAKER_FAILURES", "BREAKER_COOLDOWN")  # shared only
 
 
 class Profile(StrEnum):
@@ -50,6 +52,12 @@ _DEFAULTS: dict[Profile, tuple[float, int, float]] = {
     Profile.TOOL_AGENT: (3.0, 300, 0.2),
     Profile.SUMMARY: (10.0, 300, 0.0),
 }
+
+
+def env_names() -> tuple[str, ...]:
+    """Every environment name :meth:`LLMConfig.from_env` reads (``deploy/.env.example`` lists them)."""
+    shared = tuple(f"OPENAI_{key}" for key in (*PROFILE_KEYS, *TURN_KEYS))
+    return shared + tuple(f"OPENAI_{profile.name}_{key}" for profile in Profile for key in PROFILE_KEYS)
 
 
 class LLMProfile(BaseModel):

@@ -1,6 +1,6 @@
 """The shipped recipe corpus (``recipes.json``, converted from HowToCook): typed records and lookups.
 
-Loaded once per process, on first use. Lookups by name or alias (西红柿炒鸡蛋 = 番茄炒蛋), by a
+Loaded once per process, on first use, its text cleaned of the words the conversion wrote twice. Lookups by name or alias (西红柿炒鸡蛋 = 番茄炒蛋), by a
 near miss (宫爆鸡丁 → 宫保鸡丁, 螃蟹 → the crab dishes), by ingredients, by category and by
 constraints (difficulty, minutes). Pure functions over the loaded data.
 """
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ALIASES", "Book", "Quantity", "Recipe", "load_book", "variants"]
+__all__ = ["ALIASES", "Book", "Quantity", "Recipe", "load_book", "undouble", "variants"]
 
 BOOK_PATH = Path(__file__).with_name("recipes.json")
 
@@ -90,12 +91,29 @@ def variants(word: str) -> frozenset[str]:
     return frozenset(w for w in out if w)
 
 
+# a two-character word written twice by the Markdown conversion: "大葱大葱白色的部分", "酱油酱油", "也可也可"
+_DOUBLED = re.compile(r"([\u4e00-\u9fa5]{2})\1")
+# doublings Chinese means: 一个一个, 一点一点, 一直一直 (one by one, bit by bit, on and on), 啊啊, and a name
+_MEANT_TWICE = frozenset({"哔哩"})
+
+
+def undouble(text: str) -> str:
+    """``text`` with each word the conversion wrote twice written once (the reduplications Chinese uses
+    on purpose kept)."""
+    def once(m: re.Match[str]) -> str:
+        word = m.group(1)
+        meant = word.startswith("一") or word[0] == word[1] or word in _MEANT_TWICE
+        return m.group(0) if meant else word
+
+    return _DOUBLED.sub(once, text)
+
+
 def _recipe(raw: dict[str, Any]) -> Recipe:
-    quantities = tuple(Quantity(q["name"], q["text"], q["amount"], q["amount_max"], q["unit"], q["per_serving"])
-                       for q in raw["quantities"])
-    return Recipe(raw["name"], raw["category"], raw["difficulty"], raw["kcal"], raw["minutes"], raw["intro"],
+    quantities = tuple(Quantity(q["name"], undouble(q["text"]), q["amount"], q["amount_max"], q["unit"],
+                                q["per_serving"]) for q in raw["quantities"])
+    return Recipe(raw["name"], raw["category"], raw["difficulty"], raw["kcal"], raw["minutes"], undouble(raw["intro"]),
                   tuple(raw["ingredients"]), quantities, raw["servings"], raw["per_serving"],
-                  tuple(raw["steps"]), tuple(raw["tips"]), raw["source"])
+                  tuple(undouble(s) for s in raw["steps"]), tuple(undouble(t) for t in raw["tips"]), raw["source"])
 
 
 class Book:

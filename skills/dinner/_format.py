@@ -62,14 +62,30 @@ def _spend_line(plan: DinnerPlan) -> str | None:
         return None
     cap = GENEROUS_PER_PERSON * plan.people
     if plan.upgrades:
-        why = "、".join(plan.upgrades[:4]) + ("等" if len(plan.upgrades) > 4 else "")
-        line = f"预算比较充足，{why}。"
+        line = f"预算比较充足，{_bought(plan.upgrades)}。"
         if plan.budget > cap * 1.2:
             line += f"{plan.people}个人吃得丰盛也就{_yuan(round(plan.total))}左右，不必把预算花满。"
         return line
     if plan.total < plan.budget / 2 and plan.budget > cap:
         return f"{plan.people}个人这样吃已经很丰盛，不必把预算花满。"
     return None
+
+
+_BOUGHT = ("换上", "多加一道", "加一个")
+_GRADES_SAID = 2
+
+
+def _bought(notes: tuple[str, ...]) -> str:
+    """The upgrades in one breath: 换上白灼虾、萝卜炖羊排，多加一道酸辣土豆丝，鸡蛋换成土鸡蛋、大米换成五常大米等."""
+    parts = []
+    for verb in _BOUGHT:
+        names = [n.removeprefix(verb) for n in notes if n.startswith(verb)]
+        if names:
+            parts.append(verb + "、".join(names))
+    grades = [n for n in notes if not n.startswith(_BOUGHT)]
+    if grades:
+        parts.append("、".join(grades[:_GRADES_SAID]) + ("等" if len(grades) > _GRADES_SAID else ""))
+    return "，".join(parts)
 
 
 def _at_home(plan: DinnerPlan, words: Mapping[str, str]) -> str:

@@ -1,17 +1,18 @@
-"""The Chinese reply for one recipe, its amounts scaled to the number of people eating."""
+"""The Chinese reply for one recipe, its amounts scaled to the number of people eating: the list and
+every amount in the steps alike (:mod:`skills.cookbook.amounts`)."""
 
 from __future__ import annotations
 
 import math
 import re
 
+from skills.cookbook.amounts import COUNTED, amounts_in, scale_step, scale_text
 from skills.cookbook.book import Quantity, Recipe, variants
 
 __all__ = ["recipe_part", "recipe_reply", "scaled_amount"]
 
-_COUNTED = {"个", "只", "颗", "根", "条", "张", "块", "片", "瓣", "粒", "朵", "头", "棵", "节", "段", "袋", "包", "盒"}
-_STEP_PER_SERVING = re.compile(r"(\d+(?:\.\d+)?)\s*(g|克|ml|毫升|个|只|片)?\s*[*×]\s*份数")
 _MAX_TIPS = 2
+_SERVINGS_FORMULA = re.compile(r"\s*[*×]\s*份数(?:\s*[，,]\s*向上取整)?")
 
 
 def _num(value: float) -> str:
@@ -19,11 +20,12 @@ def _num(value: float) -> str:
 
 
 def scaled_amount(q: Quantity, factor: float) -> str:
-    """``q`` as a person would say it after multiplying by ``factor`` (whole pieces rounded up)."""
+    """``q`` as a person would say it after multiplying by ``factor`` (whole pieces rounded up); a line
+    whose amount was not read into a number and a unit is scaled as written."""
     if q.amount is None or not q.unit:
-        return q.text
+        return _SERVINGS_FORMULA.sub("", scale_text(q.text, factor)) if amounts_in(q.text) else q.text
     low, high = q.amount * factor, (q.amount_max * factor if q.amount_max is not None else None)
-    if q.unit in _COUNTED:
+    if q.unit in COUNTED:
         low = math.ceil(low - 1e-9) if low > 0 else 0
         high = math.ceil(high - 1e-9) if high is not None else None
     amount = _num(low) if high is None else f"{_num(low)}～{_num(high)}"
@@ -38,10 +40,6 @@ def _factor(recipe: Recipe, people: int | None) -> tuple[float, str]:
     if people:
         return 1.0, f"原菜谱的量，{people}个人吃请按比例增减"
     return 1.0, "原菜谱的量"
-
-
-def _step(text: str, factor: float) -> str:
-    return _STEP_PER_SERVING.sub(lambda m: f"{_num(float(m.group(1)) * factor)}{m.group(2) or ''}", text)
 
 
 def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", note: str = "") -> str:
@@ -63,7 +61,7 @@ def recipe_reply(recipe: Recipe, people: int | None = None, *, asked: str = "", 
     elif recipe.ingredients:
         lines.append("用料：" + "、".join(recipe.ingredients))
     lines.append("做法：")
-    lines.extend(f"{i}. {_step(step, factor)}" for i, step in enumerate(recipe.steps, 1))
+    lines.extend(f"{i}. {scale_step(recipe, step, factor)}" for i, step in enumerate(recipe.steps, 1))
     tips = [t for t in recipe.tips if len(t) >= 6][:_MAX_TIPS]
     if tips:
         lines.append("小贴士：" + "；".join(tips))

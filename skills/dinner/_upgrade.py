@@ -1,4 +1,5 @@
-"""Moving a menu's cost: cheaper swaps until it fits a budget, upgrades while an ample budget allows.
+"""Moving a menu's cost: cheaper swaps until it fits a budget, upgrades while an ample budget allows,
+and what the upgrades bought, said in the words of the menu shown.
 
 Every change keeps the menu's rules: no main ingredient twice, a vegetarian dish is only replaced by
 another vegetarian dish, different protein sources while they can be had.
@@ -20,7 +21,7 @@ class Builder(Protocol):
 
     def cost(self, chosen: Mapping[str, list[Option]], premium: frozenset[str] = ...) -> float: ...
 
-__all__ = ["fit", "upgrade"]
+__all__ = ["fit", "spend_notes", "upgrade"]
 
 Chosen = dict[str, list[Option]]
 MAX_EXTRA_DISHES = 2
@@ -138,3 +139,33 @@ def upgrade(builder: Builder, chosen: Chosen, options: Mapping[str, list[Option]
         if not below:
             break
     return chosen, premium, tuple(d for d in done if d not in done[: done.index(d)])
+
+
+def _names(chosen: Chosen, category: str) -> list[str]:
+    return [o.dish.name for o in chosen.get(category, [])]
+
+
+def spend_notes(base: Chosen, bought: Chosen, shown: Chosen, premium: frozenset[str], catalog: Any,
+                asked: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """What an ample budget bought, as the net change from the menu before the upgrades (``base``) to
+    the one they made (``bought``), naming only what the user is shown (``shown``, after their own swaps
+    and any refit): dishes put in (换上白灼虾), dishes added (多加一道蒜蓉西兰花), a soup (加一个紫菜蛋花汤),
+    better grades of what the shown dishes use (鸡蛋换成土鸡蛋). A dish the user asked for (``asked``) is
+    theirs, not the budget's. The upgrades' own steps are not told: one may be undone by a later one
+    ("A换成B", then "B换成C"), and the dish a step took out was never shown."""
+    on_menu = {o.dish.name for opts in shown.values() for o in opts} - asked
+    notes: list[str] = []
+    for category in ("protein", "vegetable", "soup"):
+        before = _names(base, category)
+        new = [n for n in _names(bought, category) if n not in before]
+        added = max(0, len(_names(bought, category)) - len(before))
+        put_in, extra = new[:len(new) - added], new[len(new) - added:]
+        notes += [f"换上{n}" for n in put_in if n in on_menu]
+        say = "加一个" if category == "soup" else "多加一道"
+        notes += [f"{say}{n}" for n in extra if n in on_menu]
+    used = {name for opts in shown.values() for o in opts for name in o.ingredients}
+    for name in sorted(premium & used):
+        ing = catalog.ingredients.get(name)
+        if ing is not None and ing.premium:
+            notes.append(f"{name}换成{ing.premium[0]}")
+    return tuple(dict.fromkeys(notes))

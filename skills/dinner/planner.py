@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from skills.cookbook.catalog import Catalog, Nutrition, load_catalog
 from skills.dinner._menu import FACTORS, ORDER, Option, Shape, choose, menu_shape, options_for
 from skills.dinner._shopping import ShoppingItem, ShoppingList, build_shopping_list, shopping_cost
-from skills.dinner._upgrade import fit, upgrade
+from skills.dinner._upgrade import fit, spend_notes, upgrade
 from skills.dinner.exclusions import Exclusions, allowed_ingredients, parse_exclusions
 
 __all__ = ["GENEROUS_PER_PERSON", "DinnerPlan", "MenuItem", "PlanRequest", "ShoppingItem", "ShoppingList",
@@ -222,11 +222,12 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
     if not first and chosen and cost <= req.budget + 1e-9:
         notes.append("预算有限，菜少安排了几样（先去掉汤），每样多做一些。")
     premium: frozenset[str] = frozenset()
-    upgrades: tuple[str, ...] = ()
+    base = bought = _copy(chosen)
     if cost <= req.budget + 1e-9 and chosen and req.dishes is None:  # "一个菜就够": no extra dishes
         aim = AIM * min(req.budget, GENEROUS_PER_PERSON * req.people)
         builder.base = {c: len(opts) for c, opts in chosen.items()}
-        chosen, premium, upgrades = upgrade(builder, chosen, options, aim, req.budget, keep_veg=keep_veg)
+        chosen, premium, _ = upgrade(builder, chosen, options, aim, req.budget, keep_veg=keep_veg)
+        bought = _copy(chosen)
     swapped: list[tuple[str, str]] = []
     refused: list[tuple[str, str]] = []
     if req.swaps and chosen:
@@ -235,7 +236,7 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         if builder.cost(chosen, premium) > req.budget + 1e-9:  # what was asked for stays; the rest gets cheaper
             fit(builder, chosen, {c: [o for o in opts if o.dish.name not in outs] for c, opts in options.items()},
                 keep_veg=keep_veg, pinned=frozenset(into for _, into in swapped))
-        upgrades = tuple(u for u in upgrades if not any(out in u for out in outs))
+    upgrades = spend_notes(base, bought, chosen, premium, catalog, asked=frozenset(into for _, into in swapped))
     if not chosen:
         notes.append("按这些忌口，菜谱里找不到能做的菜。")
     menu = builder.menu(chosen)
@@ -251,6 +252,10 @@ def plan_dinner(req: PlanRequest, catalog: Catalog | None = None) -> DinnerPlan:
         exclusions=excl, notes=tuple(dict.fromkeys(notes)), full_menu_cost=round(full_cost, 2),
         upgrades=upgrades, swapped=tuple(swapped), refused=tuple(refused),
     )
+
+
+def _copy(chosen: Mapping[str, list[Option]]) -> dict[str, list[Option]]:
+    return {c: list(opts) for c, opts in chosen.items()}
 
 
 def _exclusions(req: PlanRequest, catalog: Catalog) -> Exclusions:

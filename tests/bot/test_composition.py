@@ -23,7 +23,7 @@ BUILDERS = frozenset({
     "rq.Queue", "bot.queue.make_queue", "bot.queue.mailbox.make_queue",
     "bot.queue.RQDispatcher", "bot.queue.mailbox.RQDispatcher",
     "bot.worker.InlineDispatcher", "bot.worker.jobs.InlineDispatcher", "bot.worker.EdgeWorker",
-    "bot.worker.jobs.EdgeWorker", "bot.worker.WorkerDeps", "bot.worker._context.WorkerDeps",
+    "bot.worker._rq_worker.EdgeWorker", "bot.worker.WorkerDeps", "bot.worker._context.WorkerDeps",
     "bot.queue.SweeperThread", "bot.queue.sweeper.SweeperThread",
     "bot.scheduler.Scheduler", "bot.scheduler.service.Scheduler", "bot.scheduler.LeaderLease",
     "bot.webhook.create_app", "bot.webhook.asgi.create_app",

@@ -20,12 +20,12 @@ from bot.delivery import DeliveryService, NotReplicated
 from bot.wechat.testkit import FakeWeChatServer
 from runtime import keys
 from tests.harness.edge import make_api
-from tests.harness.sentinel import SentinelCluster
+from tests.harness.sentinel import SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis
 
 
-def _service(pair: SentinelCluster, wx: FakeWeChatServer, *, timeout_ms: int = 300) -> tuple[redis.Redis,
+def _service(pair: SentinelCluster, wx: FakeWeChatServer, *, timeout_ms: int = 2000) -> tuple[redis.Redis,
                                                                                               DeliveryService]:
     conn = redis.Redis(port=pair.master.port)
     svc = DeliveryService(conn, make_api(wx, conn), replicas=1, replica_timeout_ms=timeout_ms)
@@ -37,10 +37,18 @@ def test_the_claim_is_on_the_replica_while_the_api_call_runs(pair: SentinelClust
     _, svc = _service(pair, wx)
     wx.state.latency["custom"] = 0.6  # the send takes a while: look at the replica meanwhile
     record: dict[bytes, bytes] = {}
-    look = threading.Timer(0.3, lambda: record.update(pair.ask(pair.replica, "HGETALL", keys.part_sent("u1", "m1"))))
-    look.start()
+    done = threading.Event()
+
+    def look() -> None:  # until the call ends (its settlement then replaces the claim)
+        while not done.is_set() and b"sending" not in record.values():
+            record.update(pair.ask(pair.replica, "HGETALL", keys.part_sent("u1", "m1")))
+            time.sleep(0.01)
+
+    looking = threading.Thread(target=look)
+    looking.start()
     out = svc.deliver("u1", "m1", ["回复"], passive=False)
-    look.join()
+    done.set()
+    looking.join()
     assert [o.status for o in out] == ["sent"]
     assert b"sending" in record.values(), record  # a fail-over now would leave the re-run a trace
 
@@ -74,8 +82,14 @@ def test_a_send_whose_settlement_died_with_the_master_is_resent_recorded(pair: S
     claim, so the re-run records the resend instead of doubling unrecorded."""
     _, svc = _service(pair, wx)
     wx.state.latency["custom"] = 0.6
-    # promoted in the middle of the call: it has the claim, and never gets the settlement
-    promote = threading.Timer(0.3, pair.ask, (pair.replica, "REPLICAOF", "NO", "ONE"))
+    # promoted in the middle of the call: it has the claim, and never gets the settlement (the claim is
+    # waited for on the replica, not timed: a loaded machine may take longer to reach the call)
+    def promote_once_claimed() -> None:
+        claimed = lambda: b"sending" in pair.ask(pair.replica, "HGETALL", keys.part_sent("u1", "m1")).values()  # noqa: E731
+        assert wait_for(claimed, 10, 0.01)
+        pair.ask(pair.replica, "REPLICAOF", "NO", "ONE")
+
+    promote = threading.Thread(target=promote_once_claimed)
     promote.start()
     assert [o.status for o in svc.deliver("u1", "m1", ["回复"], passive=False)] == ["sent"]
     promote.join()

@@ -24,12 +24,12 @@ from bot.settings import Settings
 from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys as runtime_keys
 from tests.harness.failover import ROOT, TOKEN, Processes
-from tests.harness.faults import Every
+from tests.harness.faults import LONG, Every
 from tests.harness.sentinel import SentinelCluster, wait_for
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
-USERS, PER_USER = 10, 30
+USERS, PER_USER = (10, 30) if LONG else (6, 12)  # 300 messages with WXBOT_LONG=1, 72 in every run
 
 
 def test_master_killed_mid_load_replica_promoted_nothing_lost(cluster: SentinelCluster, wx: FakeWeChatServer,

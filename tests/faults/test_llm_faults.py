@@ -65,7 +65,12 @@ def test_llm_down_slow_refusing_or_garbage_every_turn_answered(db8: redis.Redis,
                     calls[phase] = len(llm.chat_requests) - calls_before
         finally:
             proc.terminate()
-            _, err = proc.communicate(timeout=10)
+            try:
+                _, err = proc.communicate(timeout=15)
+            except subprocess.TimeoutExpired:  # never left running for the tests after this one
+                proc.kill()
+                _, err = proc.communicate()
+                err += b"\n(still running 15 s after SIGTERM: killed)"
             hook.stop()
     for user, seconds in latencies.items():
         replies = [s.text for s in wx.state.sent_to(user, "custom")]

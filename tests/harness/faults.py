@@ -14,11 +14,12 @@ from typing import Any
 
 from bot.wechat.testkit import FakeWeChatServer
 from tests.harness.redis_server import private_url
+from tests.harness.tiers import LONG
 
 ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["FAULTS_REDIS_URL", "LONG", "ROOT", "TOKEN", "Every", "WorkerPool", "worker_cmd", "worker_env"]
 FAULTS_REDIS_URL = private_url(6)
 TOKEN = "edge-test-token"
-LONG = os.environ.get("WXBOT_LONG") == "1"
 
 
 def worker_cmd(name: str, *, lease_ttl: float = 1.5, engine: str = "bot.wechat.testkit.echo:build_engine") -> list[str]:

@@ -21,7 +21,7 @@ import redis
 
 from bot.bench import PrivateRedis
 
-__all__ = ["flushed_db", "private_url", "stop_private_server"]
+__all__ = ["flushed_db", "private_server_pid", "private_url", "stop_private_server"]
 
 _server: PrivateRedis | None = None
 
@@ -46,6 +46,11 @@ def _private_server() -> PrivateRedis:
 def private_url(db: int = 0) -> str:
     """``redis://`` URL of DB ``db`` on this test process's private server (started on first use)."""
     return f"redis://127.0.0.1:{_private_server().port}/{db}"
+
+
+def private_server_pid() -> int | None:
+    """The private server's process id (None before it starts): a child that outlives every test."""
+    return _server.proc.pid if _server is not None and _server.proc is not None else None
 
 
 def stop_private_server() -> None:

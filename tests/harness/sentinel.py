@@ -41,9 +41,13 @@ class SentinelCluster:
     process needs to use it."""
 
     def __init__(self, *, sentinels: int = 3, down_after_ms: int = 1000) -> None:
-        self.master = PrivateRedis(aof=True, die_with_parent=True)
+        # a full sync starts at once (Redis waits 5 s by default for more replicas to share a diskless
+        # one: every fixture and every fail-over paid it), and a stop does not wait for a replica to
+        # catch up (up to 10 s by default; a test tears down what it stopped or froze)
+        now = ("--repl-diskless-sync-delay", "0", "--shutdown-timeout", "0")
+        self.master = PrivateRedis(aof=True, die_with_parent=True, extra_args=now)
         self.replica = PrivateRedis(aof=True, die_with_parent=True,
-                                    extra_args=("--replicaof", "127.0.0.1", str(self.master.port)))
+                                    extra_args=(*now, "--replicaof", "127.0.0.1", str(self.master.port)))
         self.sentinels = [SentinelServer(self.master.port, down_after_ms=down_after_ms) for _ in range(sentinels)]
 
     @property
@@ -59,11 +63,16 @@ class SentinelCluster:
         # for): on a loaded machine the second can come a moment after the first
         assert wait_for(lambda: self.replica_in_sync(self.replica) and self.replicas_of(self.master) == 1, 20), \
             "the replica did not sync"
+        # and settled: the rewrite of its append-only file that follows a full sync is over (its end
+        # can stall the replica's acknowledgements past a test's WAIT), and it confirms writes
+        assert wait_for(lambda: self._settled(self.replica) and self.ask(self.master, "WAIT", 1, 200) == 1, 20), \
+            "the replica did not settle"
         assert wait_for(lambda: all(self._sees_replica(s) for s in self.sentinels), 30), "sentinels not ready"
         return self
 
     def stop(self) -> None:
         for server in [*self.sentinels, self.replica, self.master]:
+            server.kill()  # nothing of theirs outlives the test: no shutdown (a replica's can take 5 s)
             server.stop()
 
     def env(self, db: int = 0) -> dict[str, str]:
@@ -108,6 +117,14 @@ class SentinelCluster:
         except redis.RedisError:
             return False
         return info.get("role") == "slave" and info.get("master_link_status") == "up"
+
+    def _settled(self, server: PrivateRedis) -> bool:
+        try:
+            info = self.ask(server, "INFO", "persistence")
+        except redis.RedisError:
+            return False
+        return not any(info.get(k) for k in ("loading", "aof_rewrite_in_progress", "aof_rewrite_scheduled",
+                                              "rdb_bgsave_in_progress"))
 
     def _sees_replica(self, sentinel: PrivateRedis) -> bool:
         try:

@@ -69,3 +69,18 @@ def test_prompt_estimate_includes_message_framing_and_tool_schemas() -> None:
     assert bare == 3 + 4 + 2
     tool = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
     assert estimate_prompt_tokens(messages, [tool]) > bare + 10
+
+
+def test_env_names_are_exactly_what_the_config_reads() -> None:
+    """``deploy/.env.example`` is checked against :func:`env_names`; this keeps the list honest."""
+    from runtime.llm.profiles import env_names
+
+    asked: set[str] = set()
+
+    class Recording(dict[str, str]):
+        def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+            asked.add(key)
+            return super().get(key, default)
+
+    LLMConfig.from_env(Recording())
+    assert asked == set(env_names())

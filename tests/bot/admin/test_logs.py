@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import JsonFormatter, configure_logging, hash_user, log_turn, turn_context
+from bot.logs import CHATTY_LOGGERS, JsonFormatter, configure_logging, hash_user, log_turn, turn_context
 from bot.settings import Settings
 from tests.bot.admin.conftest import make_turn
 
@@ -91,11 +91,14 @@ def test_configure_logging_scrubs_settings_secrets(monkeypatch) -> None:
     stream = io.StringIO()
     root = logging.getLogger()
     saved = (list(root.handlers), root.level)
+    chatty = {name: logging.getLogger(name).level for name in CHATTY_LOGGERS}  # configure_logging sets them
     try:
         configure_logging(settings, stream=stream)
         logging.getLogger("wxbot.any").warning("token admintoken-abc secret appsecret-xyz key %s", SECRET)
     finally:
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
+        for name, level in chatty.items():
+            logging.getLogger(name).setLevel(level)
     line = json.loads(stream.getvalue())
     assert line["msg"] == "token [redacted] secret [redacted] key [redacted]"

@@ -10,6 +10,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from bot.commands.chat import GOODBYE, leaves_chat
+from tests.harness.tiers import LONG
+
 ROOT = Path(__file__).resolve().parents[3]
 WXBOT = Path(sys.executable).with_name("wxbot")
 
@@ -124,15 +129,17 @@ def test_state_dir_keeps_the_context_between_runs(tmp_path: Path) -> None:
         assert f"(version {run}," in shown.stdout  # the second run started from the first run's context
 
 
-def test_interactive_chat_answers_todays_date(tmp_path: Path) -> None:
+def test_interactive_chat_answers_todays_date_and_quit_leaves_it(tmp_path: Path) -> None:
     before = datetime.now(ZoneInfo("Asia/Shanghai"))
-    done = wxbot("chat", cwd=tmp_path, stdin="今天几号\n\n")
+    done = wxbot("chat", cwd=tmp_path, stdin="今天几号\n\n退出\n帮我安排晚饭\n")
     after = datetime.now(ZoneInfo("Asia/Shanghai"))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     expected = {f"今天是{d.year}年{d.month}月{d.day}日" for d in (before, after, before + timedelta(0))}
     assert any(e in done.stdout for e in expected), done.stdout
-    assert "机器人：" in done.stdout
+    # 退出 ends the chat: a goodbye, and the line after it is never answered
+    assert done.stdout.count("机器人：") == 2 and GOODBYE in done.stdout, done.stdout
+    assert "几个人" not in done.stdout and "预算" not in done.stdout, done.stdout
 
 
 def test_json_without_a_script_is_a_usage_error(tmp_path: Path) -> None:
@@ -146,6 +153,8 @@ def test_bad_now_is_a_one_line_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "UTC offset" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.skipif(not LONG, reason="set WXBOT_LONG=1 (CI): eight starts of wxbot; every run keeps a script's "
+                                     "context across two runs")
 def test_interactive_chat_survives_a_restart_and_replay_reads_it(tmp_path: Path) -> None:
     first = wxbot("chat", "--now", "2026-12-01T10:00:00+08:00", cwd=tmp_path, stdin="帮我安排晚饭\n")
     assert first.returncode == 0, first.stderr
@@ -180,3 +189,13 @@ def test_the_same_script_gives_the_same_answers_on_every_run(tmp_path: Path) -> 
         runs.append([o["replies"] for o in _lines(done.stdout)])
     assert runs[0] == runs[1]
     assert len({r[0] for r in runs[0] if r}) > 1  # and small talk still varies from turn to turn
+
+
+@pytest.mark.parametrize("line", ["quit", "exit", "退出", "再见", "  Quit ", "EXIT", "再见！", "退出。"])
+def test_the_leave_words_end_the_local_chat(line: str) -> None:
+    assert leaves_chat(line)
+
+
+@pytest.mark.parametrize("line", ["退出提醒", "再见了朋友", "quit smoking", "我想退出", "不要退出", ""])
+def test_other_lines_with_those_words_are_messages(line: str) -> None:
+    assert not leaves_chat(line)

@@ -146,3 +146,12 @@ def test_now_starts_the_clock_and_an_earlier_at_is_an_error(engine: object) -> N
                                  '{"user": "n", "text": "今天几号", "at": "2030-04-30T08:00:00+08:00"}']))
     assert out[0]["replies"] == ["今天是2030年5月1日（星期三）。"]
     assert out[1]["line"] == 2 and "error" in out[1]
+
+
+def test_the_words_that_end_the_local_chat_are_messages_here_as_in_wechat(runner: ScriptRunner) -> None:
+    """``退出``, ``再见``, ``quit`` and ``exit`` end only the interactive ``wxbot chat``."""
+    from bot.commands.chat import GOODBYE, LEAVE_WORDS
+
+    for word in sorted(LEAVE_WORDS):
+        out = _run(runner, user="leaver", text=word)
+        assert out["replies"] and not any(GOODBYE in reply for reply in out["replies"]), (word, out)  # type: ignore[union-attr]

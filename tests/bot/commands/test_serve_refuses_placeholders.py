@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,10 @@ def _serve(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], 
     monkeypatch.chdir(tmp_path)  # no .env file
     for name, value in (env | {"DATA_DIR": str(tmp_path / "data")}).items():
         monkeypatch.setenv(name, value)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     code = main(["serve", "--port", "1"])
+    # run in a program of its own's place, the command gives the signals back as it found them
+    assert {sig: signal.getsignal(sig) for sig in handlers} == handlers
     return code, capsys.readouterr().err
 
 

@@ -17,6 +17,7 @@ from bot.wechat.testkit import FakeWeChatServer, MessageFactory, WebhookDriver
 from runtime import keys
 from runtime.transcript import Transcript
 from tests.harness.edge import TOKEN, Webhook, start_webhook, start_workers, stop_workers, wait_until
+from tests.harness.tiers import LONG
 
 pytestmark = pytest.mark.redis
 M = MessageFactory()
@@ -125,11 +126,13 @@ def _load(hook: Webhook, wx: FakeWeChatServer, conn: redis.Redis, *, users: int,
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kill", [False, True])
-def test_three_workers_fifty_users_twenty_messages(real_redis: redis.Redis, wx: FakeWeChatServer, kill: bool) -> None:
+def test_three_workers_many_users_in_order(real_redis: redis.Redis, wx: FakeWeChatServer, kill: bool) -> None:
+    """20 users × 10 messages in every run, 50 × 20 with ``WXBOT_LONG=1``."""
     hook = start_webhook(real_redis, wx, embedded=False, reply_wait_s=0.0, max_attempts=1)
     procs = start_workers(wx, 3)
+    users, per_user = (50, 20) if LONG else (20, 10)
     try:
-        _load(hook, wx, real_redis, users=50, per_user=20, kill=kill)
+        _load(hook, wx, real_redis, users=users, per_user=per_user, kill=kill)
         if kill:
             assert sum(p.poll() == -signal.SIGKILL for p in procs) == 1
     finally:
