@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from runtime.apply import Dialogue, TurnState, apply_match, snapshot
+from runtime.apply import Dialogue, apply_match, snapshot
 from runtime.apply.slots import plain
 from runtime.context import ConversationRuntimeContext, Focus, FocusEntity, ProcessedTurn
 from runtime.llm import LLM, MeteredLLM, NoLLM
-from runtime.resolve import Kind, Match, Resolver, TurnInput
+from runtime.resolve import Kind, Match, Resolver, Turn
+from runtime.resolve.turn import Outcome
 from runtime.skill import SkillRegistry, SkillResult
 from runtime.store import ContextConflict, ContextStore
 from runtime.summary import build_model_summary
@@ -58,7 +59,7 @@ class Engine:
         """
         started = time.perf_counter()
         errors: list[str] = []
-        turn: TurnState | None = None
+        turn: Turn | None = None
         conflict: ContextConflict | None = None
         for attempt in range(MAX_SAVE_ATTEMPTS):
             ctx = loaded if attempt == 0 and loaded is not None else self.store.load(inbound.user)
@@ -114,13 +115,13 @@ class Engine:
                 continue
 
     def probe(self, inbound: Inbound, *, ctx: ConversationRuntimeContext | None = None) -> Match:
-        """What the cascade would decide for ``inbound`` on ``ctx`` (default: the stored context), without
+        """What the resolver would decide for ``inbound`` on ``ctx`` (default: the stored context), without
         carrying it out (tests, admin). Deciding never changes the context."""
         ctx = ctx if ctx is not None else self.store.load(inbound.user)
         now = inbound.at.astimezone(self._zone)
-        turn = TurnState(inbound=inbound, frame=self.parser.parse(inbound.text, now), ctx=ctx, now=now, tz=self.tz,
-                         trace=TurnTrace(), llm=None)
-        return self.resolver.decide(self._turn_input(turn))
+        out = Outcome(TurnTrace(), focus=_alive(ctx, ctx.focus, now))
+        turn = self._turn(inbound, self.parser.parse(inbound.text, now), ctx, now, out, llm=None)
+        return self.resolver.decide(turn)
 
     def model_summary(self, ctx: ConversationRuntimeContext, at: datetime) -> ModelSummary:
         """The model summary sentence a message from ``ctx``'s user at ``at`` would be routed with."""
@@ -133,25 +134,22 @@ class Engine:
         return self.store.load(user)
 
     # -- one attempt -------------------------------------------------------------------------
-    def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> TurnState:
+    def _run(self, ctx: ConversationRuntimeContext, inbound: Inbound) -> Turn:
         now = inbound.at.astimezone(self._zone)
         frame = self.parser.parse(inbound.text, now)  # the message is read here, once; never again after
         trace = TurnTrace(turn_id=uuid.uuid4().hex[:16], user=inbound.user, msg_id=inbound.msg_id,
                           state_before=snapshot(ctx, self.registry))
-        turn = TurnState(inbound=inbound, frame=frame, ctx=ctx, now=now, tz=self.tz, trace=trace,
-                         llm=MeteredLLM(self.llm))
         if ctx.clarification is not None and now - ctx.clarification.asked_at > CLARIFY_TTL:
             ctx.clarification = None
-        decided = self._turn_input(turn)
-        view, summary = decided.view, decided.summary
-        turn.focus = decided.focus
-        match = self.resolver.decide(decided)
-        trace.errors.extend(decided.notes)
-        if view.clarifying and match.kind is not Kind.CHOICE:
+        out = Outcome(trace, focus=_alive(ctx, ctx.focus, now))  # what the turn shows replaces it as it goes
+        turn = self._turn(inbound, frame, ctx, now, out, llm=MeteredLLM(self.llm))
+        match = self.resolver.decide(turn)
+        trace.errors.extend(turn.notes)
+        if turn.view.clarifying and match.kind is not Kind.CHOICE:
             ctx.clarification = None  # the numbered question was not answered: it lapses
         trace.stage, trace.intent, trace.confidence = match.stage, match.intent, match.confidence
         trace.detail = match.detail
-        apply_match(self, turn, match, view, summary)
+        apply_match(self, turn, match)
         self._carry_on(turn)
         metered = turn.llm
         if metered is not None and metered.llm_calls:
@@ -169,56 +167,53 @@ class Engine:
         trace.state_after = snapshot(ctx, self.registry)
         return turn
 
-    def run_part(self, turn: TurnState, frame: Frame, part: int, *, intent: str | None = None) -> None:
+    def run_part(self, turn: Turn, frame: Frame, part: int, *, intent: str | None = None) -> None:
         """Carry out ``frame`` as the ``part``-th request of the turn's message — as ``intent`` when the reading
         of the whole message decided it, else decided now (a request kept for later). A write of a part is
         keyed by the message id and the part, so a retried message repeats nothing."""
-        whole, said = turn.inbound, turn.frame
-        turn.inbound = whole.model_copy(update={"msg_id": whole.msg_id if not part else f"{whole.msg_id}:{part}"})
-        turn.frame = frame
-        try:
-            decided = self._turn_input(turn)
-            match = self.resolver.decide(decided) if intent is None else \
-                Match(Stage.RULES, Kind.INTENT, intent=intent, confidence=0.9, detail=f"part {part}: {intent}")
-            if part:
-                turn.trace.detail += f"; then {match.intent}"
-            apply_match(self, turn, match, decided.view, decided.summary)
-        finally:
-            turn.inbound, turn.frame = whole, said
+        whole = turn.inbound
+        inbound = whole.model_copy(update={"msg_id": whole.msg_id if not part else f"{whole.msg_id}:{part}"})
+        piece = self._turn(inbound, frame, turn.ctx, turn.now, turn.out, llm=turn.llm)
+        match = self.resolver.decide(piece) if intent is None else \
+            Match(Stage.RULES, Kind.INTENT, intent=intent, confidence=0.9, detail=f"part {part}: {intent}")
+        if part:
+            turn.trace.detail += f"; then {match.intent}"
+        apply_match(self, piece, match)
 
-    def _carry_on(self, turn: TurnState) -> None:
+    def _carry_on(self, turn: Turn) -> None:
         """Requests of an earlier message that waited for an answer: carried out once nothing waits."""
         ctx, part = turn.ctx, 100
         while ctx.queued and ctx.active is None and ctx.pending_confirmation is None and ctx.clarification is None:
             part += 1
             self.run_part(turn, self.parser.again(ctx.queued.pop(0), turn.now), part)
 
-    def _turn_input(self, turn: TurnState) -> TurnInput:
-        """The frozen views of the turn and the shape of its conversation (DESIGN §3.5)."""
-        ctx = turn.ctx
-        focus = _alive(ctx, ctx.focus, turn.now)
-        earlier = tuple(f for f in ctx.earlier if _alive(ctx, f, turn.now) is not None) if focus else ()
+    def _turn(self, inbound: Inbound, frame: Frame, ctx: ConversationRuntimeContext, now: datetime,
+              out: Outcome, *, llm: Any) -> Turn:
+        """The turn of ``frame``, with its views assembled once (DESIGN §3.5): the router view and the model
+        summary, as the conversation stands now, read against the last result still alive."""
+        focus = _alive(ctx, ctx.focus, now)
+        earlier = tuple(f for f in ctx.earlier if _alive(ctx, f, now) is not None) if focus else ()
         summary = build_model_summary(ctx, self.registry.task_name, focus=focus, actions=self.registry.action)
-        return TurnInput(view=self._router_view(turn, focus), frame=turn.frame, summary=summary, now=turn.now,
-                         session=ctx.active, pending=ctx.pending_confirmation, clarification=ctx.clarification,
-                         focus=focus, earlier=earlier, llm=turn.llm)
+        return Turn(inbound=inbound, frame=frame, ctx=ctx, now=now, tz=self.tz,
+                    view=self._router_view(inbound, frame, ctx, now, focus), summary=summary, out=out,
+                    focus=focus, earlier=earlier, llm=llm)
 
     @staticmethod
-    def _router_view(turn: TurnState, focus: Focus | None) -> RouterView:
-        ctx, inbound = turn.ctx, turn.inbound
+    def _router_view(inbound: Inbound, frame: Frame, ctx: ConversationRuntimeContext, now: datetime,
+                     focus: Focus | None) -> RouterView:
         active = ctx.active
         expected = active.expected_input if active else None
         clar = ctx.clarification
         return RouterView(
-            text=turn.frame.for_model(), origin=str(inbound.origin), event=inbound.event, key=inbound.key,
+            text=frame.for_model(), origin=str(inbound.origin), event=inbound.event, key=inbound.key,
             active_skill=active.skill if active else None, active_intent=active.intent if active else None,
             expected_field=expected.field if expected else None, expected_type=expected.type if expected else None,
             expected_options=tuple(o.label for o in clar.options) if clar else (),
             pending_confirmation=ctx.pending_confirmation.intent if ctx.pending_confirmation else None,
-            has_paused=bool(ctx.paused), clarifying=clar is not None, now=turn.now,
+            has_paused=bool(ctx.paused), clarifying=clar is not None, now=now,
             last_intent=focus.intent if focus is not None else None)
 
-    def _remember(self, turn: TurnState) -> None:
+    def _remember(self, turn: Turn) -> None:
         ctx = turn.ctx
         if ctx.active is None and not ctx.paused and ctx.pending_confirmation is None:
             ctx.recent.clear()

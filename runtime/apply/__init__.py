@@ -5,7 +5,7 @@ for every skill. Values come from the decision and the frame's readings, never f
 """
 
 from runtime.apply._handlers import apply_match
-from runtime.apply._turnstate import TurnState, snapshot
+from runtime.apply._snapshot import snapshot
 from runtime.apply.dialogue import Dialogue
 
-__all__ = ["Dialogue", "TurnState", "apply_match", "snapshot"]
+__all__ = ["Dialogue", "apply_match", "snapshot"]

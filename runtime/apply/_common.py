@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from runtime import texts
-from runtime.apply._turnstate import TurnState
 from runtime.apply.dialogue import CONFIRM_TTL, Dialogue
 from runtime.context import PausedTask
+from runtime.resolve.turn import Turn
 from runtime.skill import SkillRegistry
 from runtime.understand.frame import Frame, Parser
 
@@ -25,7 +25,7 @@ class Carrier(Protocol):
     resolver: Any
     parser: Parser
 
-    def run_part(self, turn: TurnState, frame: Frame, part: int, *, intent: str | None = None) -> None:
+    def run_part(self, turn: Turn, frame: Frame, part: int, *, intent: str | None = None) -> None:
         """Carry out ``frame`` as one request of the turn's message (its ``part``-th): as ``intent`` when the
         message's reading decided it, else decided now."""
 
@@ -33,7 +33,7 @@ class Carrier(Protocol):
 MAX_REPEATS = 2
 
 
-def repeat_pending(turn: TurnState) -> None:
+def repeat_pending(turn: Turn) -> None:
     """Ask the waiting question again after something answered in passing — at most twice; after that the
     task is set aside quietly (paused: "继续" brings it back)."""
     ctx = turn.ctx
@@ -54,7 +54,7 @@ def repeat_pending(turn: TurnState) -> None:
         turn.say(texts.REPEAT_PENDING.format(question=ctx.pending_confirmation.questions))
 
 
-def rebind(turn: TurnState) -> None:
+def rebind(turn: Turn) -> None:
     """A confirmation offered again is confirmable again: bound to the current topic, fresh expiry."""
     pending = turn.ctx.pending_confirmation
     if pending is not None:

@@ -8,17 +8,17 @@ import logging
 
 from runtime import texts
 from runtime.apply._common import Carrier
-from runtime.apply._turnstate import TurnState
 from runtime.resolve._match import Match
+from runtime.resolve.turn import Turn
 from runtime.understand import Frame
-from runtime.views import ModelSummary, RouterView, make_exec_view
+from runtime.views import make_exec_view
 
 __all__ = ["crisis"]
 
 log = logging.getLogger(__name__)
 
 
-def crisis(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def crisis(engine: Carrier, turn: Turn, match: Match) -> None:
     """The crisis answer first, then the request said with it (``rest``), if any."""
     ctx, params = turn.ctx, match.params
     kind, sub = str(params.get("kind") or ""), str(params.get("sub") or "")
@@ -43,7 +43,7 @@ def crisis(engine: Carrier, turn: TurnState, match: Match, view: RouterView, sum
         trace.intent, trace.skill, trace.action = said  # the turn stays a crisis turn for admins
 
 
-def _answer(engine: Carrier, turn: TurnState, match: Match) -> str:
+def _answer(engine: Carrier, turn: Turn, match: Match) -> str:
     """The crisis skill's reply for the kind read (the fail-safe line if it cannot give one)."""
     found = engine.registry.for_intent(match.intent)
     if found is None:

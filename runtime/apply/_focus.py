@@ -5,28 +5,27 @@ from __future__ import annotations
 
 from runtime.apply._common import Carrier, repeat_pending
 from runtime.apply._fallback import unknown
-from runtime.apply._turnstate import TurnState
 from runtime.apply.slots import moved_earlier, time_slots, with_defaults
 from runtime.context import SkillSession
 from runtime.resolve import Match
+from runtime.resolve.turn import Turn
 from runtime.skill import SlotType
 from runtime.understand.frame import Frame
-from runtime.views import ModelSummary, RouterView
 
 __all__ = ["follow_up", "refer"]
 
 
-def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def follow_up(engine: Carrier, turn: Turn, match: Match) -> None:
     """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
     ctx, fragment = turn.ctx, match.params.get("fragment")
     frame = ctx.focus
     found = engine.registry.for_intent(frame.intent) if frame else None
     if frame is None or found is None:
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     spec, action = found
     if not isinstance(fragment, Frame):
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     ahead = match.params.get("ahead")
     if isinstance(ahead, int | float):  # "提前半小时提醒我": the same task, its time moved earlier
@@ -44,12 +43,12 @@ def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
                 extra[slot.name] = [*before, *(x for x in extra[slot.name] if x not in before)]
         params = {**frame.params, **extra} if extra else None
     if params is None:
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     turn.trace.intent, turn.trace.skill, turn.trace.action = action.intent, spec.name, action.name
     if not (action.read_only or action.repeatable):
         if action.amend is None or not match.params.get("correction"):
-            unknown(engine, turn, match, view, summary)
+            unknown(engine, turn, match)
             return
         amended = {**params, "replaces": frame.ref, "previous": frame.params}
         if action.writes:  # a write's correction is a write too: yes/no first
@@ -71,13 +70,13 @@ def follow_up(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
     engine.dialogue.advance(turn, session, action)
 
 
-def refer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def refer(engine: Carrier, turn: Turn, match: Match) -> None:
     """Run the intent a follow-up of the focus worked out ("第二道怎么做" → that recipe; "便宜点" → the
     plan again with a lower budget), with params the skill's own declarations built from the focus."""
     ctx = turn.ctx
     found = engine.registry.for_intent(match.intent)
     if found is None:
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     spec, action = found
     params = dict(match.params.get("params") or {})

@@ -7,46 +7,45 @@ from runtime.apply._common import Carrier, rebind, repeat_pending
 from runtime.apply._crisis import crisis
 from runtime.apply._fallback import unknown
 from runtime.apply._focus import follow_up, refer
-from runtime.apply._turnstate import TurnState
 from runtime.apply.slots import amended, completes
 from runtime.context import Clarification, ClarifyOption
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.skill import UNKNOWN
 from runtime.summary import describe_params
 from runtime.turn import Stage
 from runtime.understand import Frame
-from runtime.views import ModelSummary, RouterView
 
 
-def apply_match(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def apply_match(engine: Carrier, turn: Turn, match: Match) -> None:
     """Carry out ``match``: reply, change the context, run skills."""
     handler = _HANDLERS.get(match.kind, unknown)
-    handler(engine, turn, match, view, summary)
+    handler(engine, turn, match)
 
 
-def _welcome(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _welcome(engine: Carrier, turn: Turn, match: Match) -> None:
     turn.data["subscribed"] = True
     turn.say(texts.welcome(engine.registry))
 
 
-def _goodbye(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
-    if (view.event or "").lower() == "unsubscribe":
+def _goodbye(engine: Carrier, turn: Turn, match: Match) -> None:
+    if (turn.view.event or "").lower() == "unsubscribe":
         turn.data["unsubscribed"] = True
 
 
-def _unsupported(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _unsupported(engine: Carrier, turn: Turn, match: Match) -> None:
     turn.say(texts.VOICE_UNREADABLE if match.detail == "voice" else texts.UNSUPPORTED)
     repeat_pending(turn)
 
 
-def _help(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _help(engine: Carrier, turn: Turn, match: Match) -> None:
     talk = engine.registry.fallback()  # what-can-you-do is small talk about the bot itself
     turn.trace.intent = talk[1].intent if talk is not None else turn.trace.intent
     turn.say(texts.help_text(engine.registry))
     repeat_pending(turn)
 
 
-def _cancel(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _cancel(engine: Carrier, turn: Turn, match: Match) -> None:
     ctx = turn.ctx
     if ctx.pending_confirmation is not None:
         ctx.pending_confirmation = None
@@ -70,7 +69,7 @@ def _cancel(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     engine.dialogue.offer_resume(turn)
 
 
-def _continue(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _continue(engine: Carrier, turn: Turn, match: Match) -> None:
     ctx = turn.ctx
     if ctx.active is None and engine.dialogue.resume(turn):
         return
@@ -84,7 +83,7 @@ def _continue(engine: Carrier, turn: TurnState, match: Match, view: RouterView, 
         turn.say(texts.NOTHING_TO_CONTINUE)
 
 
-def _confirm(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _confirm(engine: Carrier, turn: Turn, match: Match) -> None:
     pending = turn.ctx.pending_confirmation
     if pending is None:
         turn.say(texts.NOTHING_TO_CONFIRM)
@@ -96,7 +95,7 @@ def _confirm(engine: Carrier, turn: TurnState, match: Match, view: RouterView, s
     repeat_pending(turn)
 
 
-def _then(engine: Carrier, turn: TurnState, match: Match) -> None:
+def _then(engine: Carrier, turn: Turn, match: Match) -> None:
     """What a yes or a no went on to ask ("对，另外周四是什么节"): carried out after it, as a part of the message."""
     then = match.params.get("then")
     if isinstance(then, Frame):
@@ -105,7 +104,7 @@ def _then(engine: Carrier, turn: TurnState, match: Match) -> None:
         turn.trace.intent, turn.trace.skill, turn.trace.action = said  # the turn answered the yes/no
 
 
-def _reset(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _reset(engine: Carrier, turn: Turn, match: Match) -> None:
     ctx = turn.ctx
     ctx.active, ctx.pending_confirmation, ctx.clarification = None, None, None
     ctx.paused.clear()
@@ -114,18 +113,18 @@ def _reset(engine: Carrier, turn: TurnState, match: Match, view: RouterView, sum
     turn.say(texts.RESET_DONE)
 
 
-def _answer(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _answer(engine: Carrier, turn: Turn, match: Match) -> None:
     if match.also and match.also_frame is not None:
         engine.dialogue.run_read_only(turn, match.also, match.also_frame)
     session, value = turn.ctx.active, match.params.get("value")
     said = describe_params({session.expected_input.field: value}) \
-        if view.clarifying and session is not None and session.expected_input is not None else ""
+        if turn.view.clarifying and session is not None and session.expected_input is not None else ""
     if said:  # a numbered list also stood: say which question the answer went to
         turn.say(texts.NOTED.format(what=said))
     engine.dialogue.answer(turn, value, turn.frame)
 
 
-def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _fill(engine: Carrier, turn: Turn, match: Match) -> None:
     """Slots named by their own words: a correction, others out of order, several at once."""
     ctx = turn.ctx
     slots = dict(match.params.get("slots") or {})
@@ -135,7 +134,7 @@ def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
         pending = ctx.pending_confirmation
         action = engine.registry.action(pending.skill, pending.action) if pending else None
         if pending is None or action is None:
-            unknown(engine, turn, match, view, summary)
+            unknown(engine, turn, match)
             return
         readings = [describe_params({k: v}) for k, v in dict(match.params.get("readings") or {}).items()]
         if not slots and readings:  # "哦不对，171" with 身高 and 体重 both far from it: ask, change nothing
@@ -154,7 +153,7 @@ def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
         return
     action = engine.registry.action(session.skill, session.action)
     if action is None:
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     corrected = bool(match.params.get("correction")) or any(
         name in session.params and not completes(session.params[name], value) for name, value in slots.items())
@@ -178,10 +177,10 @@ def _fill(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summ
         turn.replies.insert(before, lead)
 
 
-def _invalid(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _invalid(engine: Carrier, turn: Turn, match: Match) -> None:
     session = turn.ctx.active
     if session is None or session.expected_input is None:
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     expected = session.expected_input
     action = engine.registry.action(session.skill, session.action)
@@ -198,12 +197,12 @@ def _invalid(engine: Carrier, turn: TurnState, match: Match, view: RouterView, s
         turn.say(texts.INVALID_GIVE_UP.format(task=engine.registry.task_name(session.intent), question=expected.question))
 
 
-def _choice(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _choice(engine: Carrier, turn: Turn, match: Match) -> None:
     clar = turn.ctx.clarification
     turn.ctx.clarification = None
     index = int(match.params.get("choice", 0)) - 1
     if clar is None or not 0 <= index < len(clar.options):
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
         return
     option = clar.options[index]
     turn.trace.intent = option.intent
@@ -218,7 +217,7 @@ def _choice(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
         turn.say("好的。" + texts.help_text(engine.registry))
 
 
-def _clarify(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _clarify(engine: Carrier, turn: Turn, match: Match) -> None:
     picks = list(match.params.get("picks") or ())
     if picks:  # which of the things shown ("把那个取消了" after two reminders)
         options = [ClarifyOption(label=str(p["label"]), intent=str(p["intent"]), params=dict(p["params"])) for p in picks]
@@ -234,7 +233,7 @@ def _clarify(engine: Carrier, turn: TurnState, match: Match, view: RouterView, s
     turn.say(question)
 
 
-def _intent(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _intent(engine: Carrier, turn: Turn, match: Match) -> None:
     ctx, dialogue, intent, frame = turn.ctx, engine.dialogue, match.intent, turn.frame
     if match.also and match.also_frame is not None and dialogue.run_read_only(turn, match.also, match.also_frame):
         # "周五晚上8点提醒我开会，周五是几号啊": the question answered, the task started from the rest
@@ -262,10 +261,10 @@ def _intent(engine: Carrier, turn: TurnState, match: Match, view: RouterView, su
     by_model = match.stage is Stage.LLM_ROUTER or (
         match.stage is Stage.INTENT_MODEL and found is not None and found[1].keeps)
     if not engine.dialogue.start(turn, intent, frame, dict(match.params), by_model=by_model):
-        unknown(engine, turn, match, view, summary)
+        unknown(engine, turn, match)
 
 
-def _compound(engine: Carrier, turn: TurnState, match: Match, view: RouterView, summary: ModelSummary) -> None:
+def _compound(engine: Carrier, turn: Turn, match: Match) -> None:
     """Several requests in one message: each in turn; once one asks something, the rest wait for it."""
     parts = list(match.params.get("parts") or ())
     together = list(match.params.get("together") or ())

@@ -8,7 +8,6 @@ from typing import Any
 
 from runtime import texts
 from runtime._spoken import complete_question, spoken_values
-from runtime.apply._turnstate import TurnState
 from runtime.apply.slots import plain, to_confirm, with_defaults
 from runtime.context import (
     Clarification,
@@ -20,6 +19,7 @@ from runtime.context import (
     PendingConfirmation,
     SkillSession,
 )
+from runtime.resolve.turn import Turn
 from runtime.skill import ActionSpec, SkillRegistry, SkillResult, SlotSpec, missing_slots
 from runtime.summary import apply_facts, default_for
 from runtime.understand import USE_DEFAULT, Frame, leaning, typed_params
@@ -42,7 +42,7 @@ class Dialogue:
         self.confirm_ttl = confirm_ttl
 
     # -- starting and continuing -------------------------------------------------------------
-    def start(self, turn: TurnState, intent: str, frame: Frame, params: dict[str, Any] | None = None, *,
+    def start(self, turn: Turn, intent: str, frame: Frame, params: dict[str, Any] | None = None, *,
               by_model: bool = False) -> bool:
         """Start ``intent`` from the message ``frame``; False when no skill serves it. ``by_model``: the intent
         or some params came from a model, so anything but a read is confirmed with the user first (DESIGN §5)."""
@@ -51,8 +51,9 @@ class Dialogue:
             return False
         spec, action = found
         params = self._grounded(turn, action, frame, params or {}) if by_model else params or {}
-        if turn.focus is not None:  # "那天" said of the one day just shown: that day
-            frame = frame.resolved(turn.focus.entities, self.registry)
+        shown = turn.out.focus
+        if shown is not None:  # "那天" said of the one day just shown: that day
+            frame = frame.resolved(shown.entities, self.registry)
         collected = frame.slots(action)
         collected.update(typed_params(action, params, turn.now))
         remembered = turn.ctx.summary.constraints
@@ -78,17 +79,17 @@ class Dialogue:
         return True
 
     @staticmethod
-    def _grounded(turn: TurnState, action: ActionSpec, frame: Frame, params: dict[str, Any]) -> dict[str, Any]:
+    def _grounded(turn: Turn, action: ActionSpec, frame: Frame, params: dict[str, Any]) -> dict[str, Any]:
         """A model's values for anything but a read, kept only where the user said them (in the message or
         in what was last shown); a value nobody said is dropped, so its slot is asked for, never confirmed."""
         if action.read_only or not params:
             return params
-        kept, dropped = frame.grounded(params, turn.focus)
+        kept, dropped = frame.grounded(params, turn.out.focus)
         if dropped:
             turn.trace.detail += f"; model values not said, asked instead: {', '.join(sorted(dropped))}"
         return kept
 
-    def answer(self, turn: TurnState, value: Any, frame: Frame) -> None:
+    def answer(self, turn: Turn, value: Any, frame: Frame) -> None:
         """Store the answer to the expected field (and any other slot the message says) and move on."""
         session = turn.ctx.active
         assert session is not None and session.expected_input is not None
@@ -109,7 +110,7 @@ class Dialogue:
         turn.trace.skill, turn.trace.action = session.skill, session.action
         self.advance(turn, session, action)
 
-    def advance(self, turn: TurnState, session: SkillSession, action: ActionSpec) -> None:
+    def advance(self, turn: Turn, session: SkillSession, action: ActionSpec) -> None:
         """Ask the next missing field, or ask for confirmation, or run the action."""
         for slot in action.slots:
             if slot.check is not None and session.params.get(slot.name) is not None:
@@ -148,7 +149,7 @@ class Dialogue:
         self.run(turn, session.skill, action, params, turn.inbound.msg_id)
         self.offer_resume(turn)
 
-    def _look_up(self, turn: TurnState, session: SkillSession, slot: SlotSpec) -> SkillResult | None:
+    def _look_up(self, turn: Turn, session: SkillSession, slot: SlotSpec) -> SkillResult | None:
         """The slot's ``lookup`` in the skill's data; a failing lookup lets the engine go on as before."""
         assert slot.lookup is not None
         view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz,
@@ -163,7 +164,7 @@ class Dialogue:
             self._show(turn, session.skill, session.action, session.intent, session.params, found)
         return found
 
-    def _ask(self, turn: TurnState, session: SkillSession, action: ActionSpec, field: str,
+    def _ask(self, turn: Turn, session: SkillSession, action: ActionSpec, field: str,
              question: str | None = None, partial: str = "", established: dict[str, Any] | None = None) -> None:
         slot = action.slot(field)
         assert slot is not None
@@ -184,13 +185,13 @@ class Dialogue:
         turn.ctx.active = session
         turn.say(question)
 
-    def ask_amend(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any]) -> None:
+    def ask_amend(self, turn: Turn, skill: str, action: ActionSpec, params: dict[str, Any]) -> None:
         """A correction of a write the last run made: its own yes/no first, then the action's amend."""
         session = SkillSession(skill=skill, action=action.name, intent=action.intent, params=params,
                                topic_version=turn.ctx.topic_version, started_at=turn.now)
         self._ask_confirmation(turn, session, action, params, amend=True)
 
-    def _ask_confirmation(self, turn: TurnState, session: SkillSession, action: ActionSpec,
+    def _ask_confirmation(self, turn: Turn, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
         question = self.confirm_question(turn, session.intent, action, params, by_model=session.by_model)
         turn.ctx.pending_confirmation = PendingConfirmation(
@@ -199,7 +200,7 @@ class Dialogue:
             topic_version=turn.ctx.topic_version, amend=amend)
         turn.say(question + texts.CONFIRM_SUFFIX)
 
-    def confirm_question(self, turn: TurnState, intent: str, action: ActionSpec, params: dict[str, Any], *,
+    def confirm_question(self, turn: Turn, intent: str, action: ActionSpec, params: dict[str, Any], *,
                          by_model: bool = False) -> str:
         """The yes/no question a write asks for ``params`` (said again after a correction)."""
         names = [s.name for s in action.slots]
@@ -218,7 +219,7 @@ class Dialogue:
         return f"确认{task}：{said}吗？" if said else f"确认要{task}吗？"
 
     # -- running -----------------------------------------------------------------------------
-    def run(self, turn: TurnState, skill: str, action: ActionSpec, params: dict[str, Any],
+    def run(self, turn: Turn, skill: str, action: ActionSpec, params: dict[str, Any],
             msg_id: str, *, amend: bool = False) -> SkillResult | None:
         """Run one action (its ``amend`` runner with ``amend``); a failing skill becomes a polite reply
         and a trace error, never a crash."""
@@ -245,13 +246,13 @@ class Dialogue:
         return result
 
     @staticmethod
-    def _show(turn: TurnState, skill: str, action: str, intent: str, params: dict[str, Any],
+    def _show(turn: Turn, skill: str, action: str, intent: str, params: dict[str, Any],
               result: SkillResult) -> None:
         """``result`` becomes the focus: what ran, with which params, and what it showed. Two requests of
         one message that did the same thing ("2点提醒我取快递，2点半提醒我给老王回电话") show together."""
         entities = [FocusEntity(kind=e.kind, name=e.name, ref=e.ref, attrs=dict(e.attrs)) for e in result.entities]
         before = turn.ctx.focus
-        if turn.showed and before is not None and (before.skill, before.action) == (skill, action):
+        if turn.out.showed and before is not None and (before.skill, before.action) == (skill, action):
             turn.ctx.focus = before.model_copy(update={"entities": [*before.entities, *entities],
                                                        "params": plain(params), "at": turn.now})
         else:
@@ -259,10 +260,10 @@ class Dialogue:
                 skill=skill, action=action, intent=intent, params=plain(params), at=turn.now,
                 ref=result.data.get("ref"), topic_version=turn.ctx.topic_version, shown=plain(result.shown),
                 entities=entities))
-        turn.focus = turn.ctx.focus
-        turn.showed = True
+        turn.out.focus = turn.ctx.focus
+        turn.out.showed = True
 
-    def run_read_only(self, turn: TurnState, intent: str, frame: Frame) -> bool:
+    def run_read_only(self, turn: Turn, intent: str, frame: Frame) -> bool:
         """Answer a read-only intent in passing, without touching the active task. False if not possible."""
         found = self.registry.for_intent(intent)
         if found is None or found[1].writes:
@@ -275,7 +276,7 @@ class Dialogue:
         return True
 
     # -- control -----------------------------------------------------------------------------
-    def confirm(self, turn: TurnState) -> None:
+    def confirm(self, turn: Turn) -> None:
         """Run the pending write if it is still valid."""
         first = turn.ctx.pending_confirmation
         turn.ctx.pending_confirmation = None
@@ -297,7 +298,7 @@ class Dialogue:
                 apply_facts(turn.ctx.summary, {"confirmed": pending.question.removeprefix("确认").rstrip("吗？?")})
         self.offer_resume(turn)
 
-    def pause_active(self, turn: TurnState) -> None:
+    def pause_active(self, turn: Turn) -> None:
         """Put the active task on the paused stack and switch topic."""
         session = turn.ctx.active
         if session is None:
@@ -309,7 +310,7 @@ class Dialogue:
         turn.ctx.push_paused(PausedTask(session=session, resume_question=question, paused_at=turn.now))
         turn.ctx.active = None
 
-    def resume(self, turn: TurnState) -> bool:
+    def resume(self, turn: Turn) -> bool:
         """Resume the most recent paused task and repeat its question."""
         if not turn.ctx.paused:
             return False
@@ -326,7 +327,7 @@ class Dialogue:
         self.advance(turn, session, action)
         return True
 
-    def offer_resume(self, turn: TurnState) -> None:
+    def offer_resume(self, turn: Turn) -> None:
         """After a task ends, offer to go back to the most recent paused one — at most twice; then it stays
         paused quietly ("继续" still brings it back)."""
         if turn.ctx.active is None and turn.ctx.pending_confirmation is None and turn.ctx.paused:

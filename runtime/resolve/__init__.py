@@ -6,8 +6,8 @@ fallback. :class:`Resolver` holds the order (:mod:`runtime.resolve.policy`); eac
 against one part of the conversation and proposes a :class:`Match`. Deciding never changes the context.
 """
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
 from runtime.resolve.policy import Resolver
+from runtime.resolve.turn import Turn
 
-__all__ = ["Kind", "Match", "Resolver", "TurnInput"]
+__all__ = ["Kind", "Match", "Resolver", "Turn"]

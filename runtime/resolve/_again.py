@@ -3,14 +3,14 @@ before the change, at this moment ("我有哪些提醒" · "明早8点提醒我�
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.skill import Operation, SkillRegistry
 from runtime.turn import Stage
 
 __all__ = ["asked_again_now"]
 
-def asked_again_now(turn: TurnInput, registry: SkillRegistry, confidence: float) -> Match | None:
+def asked_again_now(turn: Turn, registry: SkillRegistry, confidence: float) -> Match | None:
     """"And now?" right after a write: the look-up of that skill shown before it, asked again, else the
     look at the things the write changed (its object's "see"). None for anything else; after a look-up,
     "现在" is a value of its own (现在的天气)."""

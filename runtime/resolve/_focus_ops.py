@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runtime.context import Focus
-from runtime.resolve._input import TurnInput
+from runtime.resolve.turn import Turn
 from runtime.skill import DomainObject, Operation, SkillRegistry, SlotType
 from runtime.understand import Frame
 
@@ -73,7 +73,7 @@ class FocusReader:
         found = (self._registry.for_intent(intent) for _, intent in obj.ops)
         return {f[1].intent for f in found if f is not None and obj.pick and f[1].slot(obj.pick) is not None}
 
-    def _seen_with_values(self, turn: TurnInput, focus: Focus) -> _Candidate | None:
+    def _seen_with_values(self, turn: Turn, focus: Focus) -> _Candidate | None:
         """"看" with values of the look-up said beside it ("只看游泳的" right after a workout was logged):
         the look-up of the focus's skill those values fit, read from the words, when one alone explains them."""
         frame, found = turn.frame, self._registry.for_intent(focus.intent)

@@ -5,8 +5,8 @@ is carried out in turn, none is dropped. Pure.
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.turn import Stage
 
 __all__ = ["CompoundStage"]
@@ -23,7 +23,7 @@ class CompoundStage:
         self._read_only = read_only
         self._confirms = confirms
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
             return None
         found = turn.frame.requests()

@@ -6,8 +6,8 @@ which one it changes. Yes and no themselves are the control stage's. Pure.
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.skill import SkillRegistry
 from runtime.turn import Stage
 from runtime.understand.frame import Frame
@@ -23,7 +23,7 @@ class ConfirmationStage:
     def __init__(self, registry: SkillRegistry) -> None:
         self._registry = registry
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         pending, frame = turn.pending, turn.frame.without_reasons()
         if pending is None or turn.view.expected_field is not None:
             return None

@@ -3,8 +3,8 @@ words are read by the parser (:class:`runtime.understand.control.ControlReading`
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.turn import Stage
 
 
@@ -13,7 +13,7 @@ class ControlStage:
 
     stage = Stage.CONTROL
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         view = turn.view
         if view.origin not in ("text", "voice", "menu"):
             return None

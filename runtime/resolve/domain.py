@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.turn import Stage
 
 __all__ = ["DomainStage"]
@@ -17,7 +17,7 @@ class DomainStage:
 
     stage = Stage.RULES
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         if turn.view.origin not in ("text", "voice") or turn.frame.empty:
             return None
         found = turn.frame.domain()

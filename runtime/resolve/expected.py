@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
 from runtime.resolve._reading import answer_value, named_slots, spare_text
+from runtime.resolve.turn import Turn
 from runtime.skill import UNKNOWN, SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.understand.frame import Frame
@@ -40,7 +40,7 @@ class ExpectedInputStage:
         talk = registry.fallback()
         self._small_talk = talk[1].intent if talk else None
 
-    def choice(self, turn: TurnInput) -> Match | None:
+    def choice(self, turn: Turn) -> Match | None:
         """An answer to a clarifying question (numbered options). A bare number while a counted field is
         asked again after a list answered in passing answers the task, not the list."""
         view = turn.view
@@ -58,13 +58,13 @@ class ExpectedInputStage:
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
 
     @staticmethod
-    def _yes_to_the_one(turn: TurnInput) -> int | None:
+    def _yes_to_the_one(turn: Turn) -> int | None:
         """"好" / "对" to "你是想：1. 更新冰箱库存 2. 都不是": a yes picks the one real option offered."""
         options = turn.clarification.options if turn.clarification is not None else []
         real = [n for n, o in enumerate(options, 1) if o.intent != UNKNOWN]
         return real[0] if len(real) == 1 and turn.frame.yes_no is True else None
 
-    def _other_operation(self, turn: TurnInput, choice: int) -> bool:
+    def _other_operation(self, turn: Turn, choice: int) -> bool:
         """Whether the message asks for an operation the chosen option's intent does not do."""
         options = turn.clarification.options if turn.clarification is not None else []
         if not 1 <= choice <= len(options):
@@ -73,7 +73,7 @@ class ExpectedInputStage:
         does = {op for o in self._registry.objects for op, i in o.ops if i == intent}
         return bool(does) and any(op not in does for op, _ in turn.frame.operations)
 
-    def invalid(self, turn: TurnInput) -> Match | None:
+    def invalid(self, turn: Turn) -> Match | None:
         """Nothing else explained the message while a field is asked: ask again, with a hint."""
         view = turn.view
         if view.expected_field is None:
@@ -96,7 +96,7 @@ class ExpectedInputStage:
                     return found[0], clause, rest
         return None
 
-    def _picked(self, turn: TurnInput) -> object | None:
+    def _picked(self, turn: Turn) -> object | None:
         """The value of an awaited field that takes one shown entity, when the message picks one."""
         field, focus = turn.view.expected_field, turn.focus
         if focus is None or not focus.entities or turn.session is None:
@@ -110,7 +110,7 @@ class ExpectedInputStage:
             return None
         return found.entity.ref if found.entity.ref is not None else found.entity.name
 
-    def _picked_for_another(self, turn: TurnInput) -> bool:
+    def _picked_for_another(self, turn: Turn) -> bool:
         """Whether the message picks a shown thing for an operation the waiting task does not do."""
         focus, session = turn.focus, turn.session
         found = turn.frame.pick(focus.entities) if focus is not None and focus.entities and session else None
@@ -129,7 +129,7 @@ class ExpectedInputStage:
             return False
         return (span[1] - span[0]) * 3 < frame.size
 
-    def why_not(self, turn: TurnInput) -> str:
+    def why_not(self, turn: Turn) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
         view, frame = turn.view, turn.frame
         routed = frame.rule
@@ -139,7 +139,7 @@ class ExpectedInputStage:
             return f"not the {view.expected_field}: a request of its own ({routed[0]})"
         return f"not a {view.expected_type} for {view.expected_field}"
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         """The expected field's value, other slots named by their own words, or None (not an answer)."""
         view = turn.view
         if view.expected_field is None or view.origin not in ("text", "voice", "menu"):

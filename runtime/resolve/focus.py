@@ -18,8 +18,8 @@ from runtime.apply.slots import time_slots
 from runtime.context import Focus, FocusEntity
 from runtime.resolve._again import asked_again_now
 from runtime.resolve._focus_ops import _SAID, _UNTYPED, FocusReader, Span, _Candidate
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.skill import ActionSpec, DomainObject, Entity, Modifier, Operation, Question
 from runtime.turn import Stage
 from runtime.understand import Frame
@@ -35,7 +35,7 @@ class FocusStage(FocusReader):
 
     stage = Stage.RULES
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         """The follow-up of the focus this message is, or None. A message that holds clauses that only say
         why ("改到中午吧，早上我在开会") is read for what it asks without them first, then whole."""
         if turn.frame.reasons():
@@ -44,7 +44,7 @@ class FocusStage(FocusReader):
                 return found
         return self._read(turn)
 
-    def _read(self, turn: TurnInput) -> Match | None:
+    def _read(self, turn: Turn) -> Match | None:
         focus, view = turn.focus, turn.view
         if focus is None or view.origin not in ("text", "voice"):
             return None
@@ -80,7 +80,7 @@ class FocusStage(FocusReader):
             return said
         return self._bare(turn, focus, action) if turn.pending is None else None
 
-    def changes(self, turn: TurnInput, found: Match) -> bool:
+    def changes(self, turn: Turn, found: Match) -> bool:
         """Whether a follow-up ``found`` changes something of the focus it was read against, as carrying it
         out would ("后天的呢" changes nothing of a dinner plan: no declaration of it places the words)."""
         focus = turn.focus
@@ -98,7 +98,7 @@ class FocusStage(FocusReader):
             return fragment.follow_up(action, focus.params) is not None
         return bool(fragment.slots(action))
 
-    def undo(self, turn: TurnInput, *, bare: bool = False) -> Match | None:
+    def undo(self, turn: Turn, *, bare: bool = False) -> Match | None:
         """"取消刚才那个" (or, ``bare``, a plain "算了不用了") right after a write: the intent that takes
         that write back."""
         focus = turn.focus
@@ -109,7 +109,7 @@ class FocusStage(FocusReader):
                      params=dict(found[1].undo_with), detail=f"takes back the last {focus.intent if focus else ''}")
 
     # -- declared follow-ups: modifiers, derived questions, picks ----------------------------
-    def _declared(self, turn: TurnInput, focus: Focus, action: ActionSpec) -> _Candidate | None:
+    def _declared(self, turn: Turn, focus: Focus, action: ActionSpec) -> _Candidate | None:
         frame = turn.frame
         entities = [Entity(e.kind, e.name, e.ref, e.attrs) for e in focus.entities]
         values = frame.value_spans
@@ -145,7 +145,7 @@ class FocusStage(FocusReader):
         return (chosen or self._slots_said(turn, focus, action, values) or self._operation_only(frame, focus)
                 or self._seen_with_values(turn, focus) or self._operation_on_words(frame, focus))
 
-    def _slots_said(self, turn: TurnInput, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
+    def _slots_said(self, turn: Turn, focus: Focus, action: ActionSpec, values: list[Span]) -> _Candidate | None:
         """A new value of a slot the result may be re-run with ("控制在一百二以内", "5个人的话"), the rest
         of the message explained or asking for nothing: the same action with that value."""
         names = action.follow.slots
@@ -224,7 +224,7 @@ class FocusStage(FocusReader):
         return frame.named(obj) if obj is not None else []
 
     # -- the same action again, with something changed ---------------------------------------
-    def _said_again(self, turn: TurnInput, focus: Focus) -> Match | None:
+    def _said_again(self, turn: Turn, focus: Focus) -> Match | None:
         """"那广州呢" / "不对，是6个人" / "提前半小时提醒我": the last action with the changed part."""
         frame = turn.frame
         ahead = frame.ahead()
@@ -247,7 +247,7 @@ class FocusStage(FocusReader):
                      params={"fragment": fragment, "correction": corrected},
                      detail=f"{'correction' if corrected else 'follow-up'} of {focus.intent}")
 
-    def _bare(self, turn: TurnInput, focus: Focus, action: ActionSpec) -> Match | None:
+    def _bare(self, turn: Turn, focus: Focus, action: ActionSpec) -> Match | None:
         """"早上8点吧" right after a reminder was set, "明天" right after a weather answer: a short
         message that is nothing but slots of the last action changes them (a correction of a write)."""
         bare = turn.frame.bare()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
+from runtime.resolve.turn import Turn
 from runtime.turn import Stage
 
 UNKNOWN = "unknown"  # the model's label for a message no skill serves
@@ -23,18 +23,18 @@ class IntentModelStage:
         self._tasks = task_intents
         self._small_talk = small_talk
 
-    def unsure(self, turn: TurnInput) -> bool:
+    def unsure(self, turn: Turn) -> bool:
         """Whether the calibrated reading of the message is unsure (DESIGN §3.4: ask a model, or the user)."""
         return turn.view.origin in ("text", "voice") and turn.frame.model_unsure()
 
-    def plausible(self, turn: TurnInput, *, floor: float = 0.1) -> frozenset[str] | None:
+    def plausible(self, turn: Turn, *, floor: float = 0.1) -> frozenset[str] | None:
         """The labels the model gives at least ``floor`` for the message; None without a model."""
         pred = turn.frame.model_reading()
         if pred is None:
             return None
         return frozenset(lab for lab, p in pred.alternatives if p >= floor) | {pred.label}
 
-    def match(self, turn: TurnInput) -> Match | None:
+    def match(self, turn: Turn) -> Match | None:
         """The model's label when it is sure, a question between two tasks when it is torn."""
         view = turn.view
         pred = turn.frame.model_reading() if view.origin in ("text", "voice") else None

@@ -1,6 +1,6 @@
 """The policy (DESIGN §3.1, §3.4): every decider of a turn, in order, in one place.
 
-Each decider reads the frame against one part of the conversation (:class:`TurnInput`) and proposes a
+Each decider reads the frame against one part of the conversation (:class:`Turn`) and proposes a
 :class:`Match` or passes; the order is data (:attr:`Resolver.order`) and the first match wins. A message is read against, in order: the pending
 question (expected input, a pending yes/no) → the focus (the last result) → a new request (rules, the
 domain's operation × object, the local intent model) → the model router when one is configured → the
@@ -15,7 +15,6 @@ from dataclasses import replace
 from runtime.llm import LLM
 from runtime.llm.policy import Doubt, model_decides
 from runtime.llm.routing import labels_from_registry
-from runtime.resolve._input import TurnInput
 from runtime.resolve._match import Kind, Match
 from runtime.resolve.compound import CompoundStage
 from runtime.resolve.confirmation import ConfirmationStage
@@ -27,13 +26,14 @@ from runtime.resolve.fallback import FallbackStage
 from runtime.resolve.focus import FocusStage
 from runtime.resolve.intent_model import IntentModelStage
 from runtime.resolve.llm_router import LLMRouterStage
+from runtime.resolve.turn import Turn
 from runtime.skill import UNKNOWN, Operation
 from runtime.turn import Stage
 from runtime.understand.frame import Language
 
 __all__ = ["Resolver"]
 
-Decider = Callable[[TurnInput], Match | None]
+Decider = Callable[[Turn], Match | None]
 RULES_CONFIDENCE = 0.95
 
 
@@ -83,7 +83,7 @@ class Resolver:
             ("fallback", lambda t: self.fallback.match(t.view)),
         )
 
-    def decide(self, turn: TurnInput) -> Match:
+    def decide(self, turn: Turn) -> Match:
         """The first decider's match (the fallback always matches); the trace says why the awaited
         answer lost when a field was asked."""
         found = next(m for _, decide in self.order if (m := decide(turn)) is not None)
@@ -92,7 +92,7 @@ class Resolver:
             found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(turn)}")
         return found
 
-    def _rules(self, turn: TurnInput) -> Match | None:
+    def _rules(self, turn: Turn) -> Match | None:
         """The skills' routing rule that reads the message, as its intent (small talk and out-of-scope too)."""
         if turn.view.origin not in ("text", "voice", "menu") or turn.frame.empty:
             return None
@@ -103,7 +103,7 @@ class Resolver:
         kind = Kind.CHITCHAT if intent == self.small_talk else Kind.UNKNOWN if intent == UNKNOWN else Kind.INTENT
         return Match(Stage.RULES, kind, intent=intent, confidence=RULES_CONFIDENCE, detail=f"rule {name}")
 
-    def _focus(self, turn: TurnInput) -> Match | None:
+    def _focus(self, turn: Turn) -> Match | None:
         """A follow-up of the focus; one that would change nothing of it ("后天的呢" after a dinner plan) is
         the router's to read with the summary of what was shown, when a model is configured."""
         found = self.focus.match(turn)
@@ -112,7 +112,7 @@ class Resolver:
             return self._routed(turn) or found
         return found
 
-    def _focus_then(self, turn: TurnInput) -> Match | None:
+    def _focus_then(self, turn: Turn) -> Match | None:
         """A question about what was just shown, then a request of its own ("前一天就是除夕吧？那天下午4点提醒我
         去接爸妈"): the question answered first (its answer becomes the focus), then the request."""
         if turn.focus is None or turn.session is not None or turn.pending is not None:
@@ -128,7 +128,7 @@ class Resolver:
                      params={"parts": [head, tail], "together": []},
                      detail=f"{found.detail}; then the rest as a request of its own")
 
-    def _crisis(self, turn: TurnInput) -> Match | None:
+    def _crisis(self, turn: Turn) -> Match | None:
         """Crisis first (DESIGN §3.4): ahead of every reading of the message, so that no yes/no, answer or
         cancel ("好，我不想活了", "算了，…") takes it; a request said beside it is carried out afterwards."""
         if self._crisis_intent is None or turn.view.origin not in ("text", "voice"):
@@ -144,14 +144,14 @@ class Resolver:
                              "spans": [list(s) for s in found.spans], "rest": rest},
                      detail=f"crisis: {found.kind.value}/{found.sub} ({', '.join(found.cues)})")
 
-    def _control(self, turn: TurnInput) -> Match | None:
+    def _control(self, turn: Turn) -> Match | None:
         found = self.control.match(turn)
         if found is not None and found.kind is Kind.CANCEL and turn.session is None and turn.pending is None \
                 and not turn.view.has_paused:
             return self.focus.undo(turn, bare=True) or found  # "算了不用了" right after a reminder was set
         return found
 
-    def _mixed(self, turn: TurnInput, found: Match | None) -> Match | None:
+    def _mixed(self, turn: Turn, found: Match | None) -> Match | None:
         """A task with a read-only question beside it: the task from the rest, the question answered too."""
         if found is not None and found.kind is Kind.INTENT and found.intent not in self.read_only:
             side = self.expected.side_question(turn.frame, found.intent)
@@ -160,7 +160,7 @@ class Resolver:
                                 detail=f"{found.detail}; also {side[0]}")
         return found
 
-    def _intent_model(self, turn: TurnInput) -> Match | None:
+    def _intent_model(self, turn: Turn) -> Match | None:
         routable = self.llm_router.applies(turn.view)
         if not routable:
             return self._or_ask(turn, self._read_alone(turn))
@@ -171,7 +171,7 @@ class Resolver:
             return None  # the router decides; on any failure, the no-model answer (_without_model)
         return self._or_ask(turn, found)
 
-    def _doubt(self, turn: TurnInput, found: Match | None) -> Doubt:
+    def _doubt(self, turn: Turn, found: Match | None) -> Doubt:
         """What makes the local reading ``found`` doubtful: torn between requests that would change
         something; chat that names the domain ("晚饭的事你看着办吧", "喝水那个别催了"); chat or nothing said
         right after a result ("这些菜热量高不高"), which only the summary of that result can place."""
@@ -183,11 +183,11 @@ class Resolver:
         return Doubt(torn_between_writes=torn, names_domain=free and self._names_domain(turn, found),
                      unplaced_follow_up=free and after)
 
-    def _without_model(self, turn: TurnInput) -> Match | None:
+    def _without_model(self, turn: Turn) -> Match | None:
         """What the local stages make of the message with no model to ask."""
         return self._or_ask(turn, self._read_alone(turn))
 
-    def _read_alone(self, turn: TurnInput) -> Match | None:
+    def _read_alone(self, turn: Turn) -> Match | None:
         """The intent model's reading (with a read-only question beside a task)."""
         found = self._mixed(turn, self.intent_model.match(turn))
         if found is not None and turn.view.expected_field is not None and found.kind in (Kind.UNKNOWN, Kind.CHITCHAT) \
@@ -195,7 +195,7 @@ class Resolver:
             return None  # "下班路上吧" while a time is asked: not understood as the answer, so asked again
         return found
 
-    def _or_ask(self, turn: TurnInput, found: Match | None) -> Match | None:
+    def _or_ask(self, turn: Turn, found: Match | None) -> Match | None:
         """A numbered question instead of chat or nothing when the message names the domain and the
         small-talk skill does not recognise it ("我老是忘记吃药" → a reminder?); only requests the intent
         model finds plausible are offered ("放一首忘情水" names no reminder)."""
@@ -208,23 +208,23 @@ class Resolver:
                              detail=f"names {', '.join(options)} but no stage is sure: asked")
         return found
 
-    def _names_domain(self, turn: TurnInput, found: Match | None) -> bool:
+    def _names_domain(self, turn: Turn, found: Match | None) -> bool:
         """Whether a message read as chat, out of scope or nothing names an object or operation of the domain."""
         return (found is None or found.kind in (Kind.CHITCHAT, Kind.UNKNOWN)) and bool(
             turn.frame.operations or any(turn.frame.hints(o) for o in self.registry.objects))
 
-    def _small_talk_said(self, turn: TurnInput) -> bool:
+    def _small_talk_said(self, turn: Turn) -> bool:
         """Whether the small-talk skill recognises the message (thanks, a greeting, a mood…)."""
         talk = self.registry.fallback()
         return talk is not None and bool(turn.frame.slots(talk[1]))
 
-    def _llm_router(self, turn: TurnInput) -> Match | None:
+    def _llm_router(self, turn: Turn) -> Match | None:
         if not self.llm_router.applies(turn.view):
             return None
         # no usable answer: the turn goes on as it would without a model
         return self._routed(turn) or self._without_model(turn)
 
-    def _routed(self, turn: TurnInput) -> Match | None:
+    def _routed(self, turn: Turn) -> Match | None:
         """The router's decision, or None when it failed, was unsure, or acts on nothing the message names."""
         found, outcome = self.llm_router.decide(turn.view, turn.summary, llm=turn.llm)
         turn.notes.extend(e for e in outcome.errors if e.startswith("bad_output"))
@@ -235,7 +235,7 @@ class Resolver:
             return None
         return found
 
-    def _names_its_object(self, turn: TurnInput, intent: str) -> bool:
+    def _names_its_object(self, turn: Turn, intent: str) -> bool:
         """Whether the message names the object ``intent`` deletes or postpones, or picks one shown."""
         objects = [o for o in self.registry.objects if intent in {i for _, i in o.ops}]
         entities = turn.focus.entities if turn.focus is not None else []

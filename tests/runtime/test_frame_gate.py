@@ -66,8 +66,13 @@ def test_the_gate_would_catch_a_violation(tmp_path: Path) -> None:
     assert any("turn.frame.text" in f for f in found) and any("turn.view.text" in f for f in found)
 
 
-def test_the_frame_is_the_only_holder_of_the_words_the_stages_see() -> None:
-    """The stages' input carries the frame, not the text (the router view's text is for the model)."""
-    from runtime.resolve import TurnInput
+def test_the_turn_carries_the_frame_not_the_words() -> None:
+    """One frozen turn: the stages and the apply step get the frame, never the text (the router view's
+    text is the model's), and nothing assigns to a turn once it is built."""
+    import dataclasses
 
-    assert "frame" in TurnInput.__dataclass_fields__ and "text" not in TurnInput.__dataclass_fields__
+    from runtime.resolve import Turn
+
+    fields = {f.name for f in dataclasses.fields(Turn)}
+    assert "frame" in fields and "text" not in fields
+    assert Turn.__dataclass_params__.frozen  # type: ignore[attr-defined]
