@@ -12,6 +12,7 @@ So a real word outside the vocabulary stays as it is (提行李, 十分重要, �
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +22,13 @@ from runtime.understand.wordlist import MIN_FREQ, Words, load_words
 __all__ = ["Repair", "TypoRepair"]
 
 SLIP = -3.0  # log-odds a repaired character must win by: one slip is rarer than an odd word
+# the commonest function characters: typed, they are meant (老是醒 is not 老提醒); a slip lands elsewhere
+_FUNCTION = frozenset("是的了在不也就都要会有我你他她它这那个和与着过吧吗呢啊")
+FITS = 2.0  # what a repair gains when the word then stands where such words stand (下午 before 两点)
+_NUMBER = r"[\d一二两三四五六七八九十百半几俩仨]+"
+# where everyday words stand: a part of the day before a clock time, a unit after a number, 提醒 before 我
+_COLLOCATIONS = re.compile(rf"(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨){_NUMBER}[点:：]|{_NUMBER}个?(?:小时|分钟|钟头|公里|千米|公斤)"
+                           r"|提醒(?:我|一下)")
 LONGEST = 8
 COMMON = 20  # a word seen this often in the corpus is a word, not a slip
 
@@ -133,6 +141,12 @@ class TypoRepair:
         return best[0], frozenset(alone)
 
 
+def _fits(text: str, start: int, length: int) -> bool:
+    """Whether the word at ``start`` stands in a collocation everyday words stand in."""
+    return any(m.start() <= start + length and start < m.end()
+               for m in _COLLOCATIONS.finditer(text, max(0, start - 4), start + length + 4))
+
+
 @lru_cache(maxsize=4096)  # the same short texts come again and again
 def _cached(repairer: TypoRepair, text: str) -> tuple[str, tuple[Repair, ...]]:
     return _repair_uncached(repairer, text)
@@ -155,13 +169,16 @@ def _repair_uncached(repairer: TypoRepair, text: str) -> tuple[str, tuple[Repair
         for start, word in candidates:
             typed = text[start:start + len(word)]
             end = start + len(word)
-            if typed in repairer._table().logp or not all(
-                    start + k in alone for k, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b):
-                continue  # a real word as typed, or a character that belongs to a word: no slip
+            differ = [k for k, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+            fixed = text[:start] + word + text[start + len(word):]
+            fits = _fits(fixed, start, len(word)) and not _fits(text, start, len(word))
+            if typed in repairer._table().logp or (len(word) < 3 and any(typed[k] in _FUNCTION for k in differ)) \
+                    or (not fits and any(start + k not in alone for k in differ)):
+                continue  # a real word as typed, a short word's character that means itself (老是醒), or one that
+                # belongs to a word — unless the repair then stands where such words stand (后天下五四点 → 下午)
             if any(s < end and start < e and not (start <= s and e <= end) for s, e in kept):
                 continue  # it would cut a word of the domain said as it is ("前天骑了": not 前天气了)
-            fixed = text[:start] + word + text[start + len(word):]
-            gain = repairer.likelihood(fixed) - base + SLIP * sum(a != b for a, b in zip(typed, word, strict=True))
+            gain = repairer.likelihood(fixed) - base + SLIP * len(differ) + (FITS if fits else 0.0)
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, start, word)
         if best is None:
