@@ -20,6 +20,9 @@ def format_when(dt: datetime, now: datetime | None = None) -> str:
 
 
 def _lunar_spec(spec: str) -> str:
+    if "," in spec:  # */1,*/15: every lunar month's 初一 and 十五
+        days = [LunarDate(2000, 1, int(s.partition("/")[2])).day_name for s in spec.split(",")]
+        return f"每月农历{'、'.join(days)}"
     month, _, day = spec.partition("/")
     day_name = "最后一天" if day == "-1" else LunarDate(2000, 1, int(day)).day_name
     if month == "*":

@@ -100,11 +100,21 @@ def _yearly_lunar(m: re.Match[str]) -> Token | None:
     return tok(m, Kind.RECUR, rrule=f"FREQ=YEARLY;X-LUNAR={month}/{day}")
 
 
-@rule(rf"每(?:个)?月(?:的)?(?:农历|阴历)?(?:的)?{LUNAR_DAY}(?P<unit>号|日)?")
+_MORE_DAYS = re.compile(rf"(?:和|、|跟|及|与|还有|或|,|，)?{LUNAR_DAY}(?P<unit>号|日)?")
+
+
+@rule(rf"每(?:个)?月(?:的)?(?:农历|阴历)?(?:的)?{LUNAR_DAY}(?P<unit>号|日)?"
+      rf"(?:(?:和|、|跟|及|与|还有|或)?(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|三十"
+      rf"|十[一二三四五六七八九]?)(?:号|日)?)*")
 def _monthly_lunar(m: re.Match[str]) -> Token | None:
     raw = m.group("d")
     lunar = raw[0] in "初廿" or "农历" in m.group(0) or "阴历" in m.group(0)
     day = lunar_day_number(raw)
     if not lunar or day is None:
         return None
-    return tok(m, Kind.RECUR, rrule=f"FREQ=MONTHLY;X-LUNAR=*/{day}")
+    days = [day]  # 每月初一十五: every lunar month's first and fifteenth
+    for more in _MORE_DAYS.finditer(m.group(0), m.end("d") - m.start()):
+        found = lunar_day_number(more.group("d"))
+        if found is not None and found not in days:
+            days.append(found)
+    return tok(m, Kind.RECUR, rrule="FREQ=MONTHLY;X-LUNAR=" + ",".join(f"*/{d}" for d in sorted(days)))

@@ -2,7 +2,7 @@
 
 ``FREQ=YEARLY;X-LUNAR=8/15`` repeats on lunar month 8, day 15 (day -1: the month's last day,
 so ``12/-1`` is 除夕); ``FREQ=MONTHLY;X-LUNAR=*/1`` on every lunar month's first day (a leap month
-too); ``FREQ=YEARLY;X-TERM=冬至`` on a solar term. Wall-clock time of ``start`` is kept.
+too), ``X-LUNAR=*/1,*/15`` on its first and fifteenth; ``FREQ=YEARLY;X-TERM=冬至`` on a solar term. Wall-clock time of ``start`` is kept.
 Everything else goes to dateutil unchanged.
 """
 
@@ -30,6 +30,16 @@ def is_calendar_rule(rule: str) -> bool:
 
 
 def _lunar_days(spec: str, start: date) -> Iterator[date]:
+    """The days of ``spec`` (one or several, comma-separated: ``*/1,*/15``) from ``start``, in order."""
+    specs = spec.split(",")
+    if len(specs) > 1:  # several days of each month: the next of each, in turn
+        heads = {s: _lunar_days(s, start) for s in specs}
+        ahead = {s: next(days, None) for s, days in heads.items()}
+        while any(d is not None for d in ahead.values()):
+            s, day = min(((s, d) for s, d in ahead.items() if d is not None), key=lambda sd: sd[1])
+            yield day
+            ahead[s] = next(heads[s], None)
+        return
     month_s, _, day_s = spec.partition("/")
     day = int(day_s)
     first = solar_to_lunar(start).year - 1

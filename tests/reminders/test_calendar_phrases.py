@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from lunar_python import Lunar
 
+from runtime.parsers.recurrence import next_occurrence
 from runtime.parsers.timephrase import describe_rrule, parse_time_phrase, time_spans
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -155,6 +156,10 @@ REPEATS: list[tuple[str, datetime, datetime, str, str]] = [
     ("每年农历八月十五提醒我", DEC_2026, at(lunar(2027, 8, 15), 9), "FREQ=YEARLY;X-LUNAR=8/15",
      "每年农历八月十五 09:00"),
     ("每月初一提醒我上香", DEC_2026, at(lunar(2026, 11, 1), 9), "FREQ=MONTHLY;X-LUNAR=*/1", "每月农历初一 09:00"),
+    ("每月初一十五晚上八点提醒我烧香", DEC_2026, at(lunar(2026, 11, 1), 20), "FREQ=MONTHLY;X-LUNAR=*/1,*/15",
+     "每月农历初一、十五 20:00"),
+    ("每个月的初一和十五提醒我", DEC_2026, at(lunar(2026, 11, 1), 9), "FREQ=MONTHLY;X-LUNAR=*/1,*/15",
+     "每月农历初一、十五 09:00"),
     ("每年冬至提醒我", DEC_2026, at(date(2026, 12, 22), 9), "FREQ=YEARLY;X-TERM=冬至", "每年冬至 09:00"),
     ("每年母亲节提醒我", DEC_2026, at(date(2027, 5, 9), 9), "FREQ=YEARLY;BYMONTH=5;BYDAY=2SU",
      "每年5月第2个周日 09:00"),
@@ -169,6 +174,18 @@ def test_calendar_repeat(text: str, now: datetime, expected: datetime, rule: str
     assert expr is not None and expr.unexplained == ()
     assert (expr.at, expr.rrule) == (expected, rule)
     assert describe_rrule(rule, expr.at) == reading
+
+
+def test_several_lunar_days_a_month_come_in_turn() -> None:
+    start = at(lunar(2026, 11, 1), 20)
+    seen, after = [], start
+    for _ in range(4):
+        nxt = next_occurrence("FREQ=MONTHLY;X-LUNAR=*/1,*/15", start, after)
+        assert nxt is not None
+        seen.append(nxt)
+        after = nxt
+    assert seen == [at(lunar(2026, 11, 15), 20), at(lunar(2026, 12, 1), 20), at(lunar(2026, 12, 15), 20),
+                    at(lunar(2027, 1, 1), 20)]
 
 
 @pytest.mark.parametrize(("text", "minutes"), [
