@@ -8,6 +8,7 @@ import logging
 
 from runtime import texts
 from runtime.apply._common import Carrier
+from runtime.context import Focus
 from runtime.resolve._match import Match
 from runtime.resolve.turn import Turn
 from runtime.understand import Frame
@@ -24,6 +25,9 @@ def crisis(engine: Carrier, turn: Turn, match: Match) -> None:
     kind, sub = str(params.get("kind") or ""), str(params.get("sub") or "")
     turn.data["crisis"] = {"kind": kind, "sub": sub}
     turn.say(_answer(engine, turn, match))
+    turn.ctx.show(Focus(skill="safety", action="crisis", intent=match.intent, params={"kind": kind, "sub": sub},
+                        at=turn.now, topic_version=turn.ctx.topic_version))  # what follows it is read against it
+    turn.out.focus = turn.ctx.focus
     if ctx.active is not None:
         engine.dialogue.pause_active(turn)  # kept: "继续" brings it back
     rest = params.get("rest")
@@ -50,7 +54,7 @@ def _answer(engine: Carrier, turn: Turn, match: Match) -> str:
         return texts.CRISIS_FAILSAFE
     spec, action = found
     turn.trace.skill, turn.trace.action = spec.name, action.name
-    params = {k: match.params.get(k) for k in ("kind", "sub", "also")}
+    params = {k: match.params.get(k) for k in ("kind", "sub", "also", "again")}
     view = make_exec_view(user=turn.inbound.user, msg_id=turn.inbound.msg_id, now=turn.now, tz=turn.tz, params=params)
     try:
         return action.run(view, view.params, engine.dialogue.services).reply

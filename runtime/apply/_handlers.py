@@ -158,7 +158,8 @@ def _fill(engine: Carrier, turn: Turn, match: Match) -> None:
     corrected = bool(match.params.get("correction")) or any(
         name in session.params and not completes(session.params[name], value) for name, value in slots.items())
     session.params = amended(session.params, slots)
-    said = describe_params({name: session.params[name] for name in slots if name in session.params})
+    said = describe_params({name: session.params[name] for name in slots  # a modifier's own setting is no slot
+                            if name in session.params and action.slot(name) is not None})
     expected = session.expected_input
     value = match.params.get("value")
     if expected is not None and value is not None:

@@ -36,9 +36,9 @@ def _lunar_days(spec: str, start: date) -> Iterator[date]:
         heads = {s: _lunar_days(s, start) for s in specs}
         ahead = {s: next(days, None) for s, days in heads.items()}
         while any(d is not None for d in ahead.values()):
-            s, day = min(((s, d) for s, d in ahead.items() if d is not None), key=lambda sd: sd[1])
-            yield day
-            ahead[s] = next(heads[s], None)
+            spec_, soonest = min(((s, d) for s, d in ahead.items() if d is not None), key=lambda sd: sd[1])
+            yield soonest
+            ahead[spec_] = next(heads[spec_], None)
         return
     month_s, _, day_s = spec.partition("/")
     day = int(day_s)

@@ -26,7 +26,8 @@ class CompoundStage:
     def match(self, turn: Turn) -> Match | None:
         if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
             return None
-        found = turn.frame.requests()
+        frame = turn.frame.without_reasons() if turn.focus is not None else turn.frame
+        found = frame.requests()  # "银行那个改到周五吧 周四要开会": why the change, not a second request
         if len(found) < 2 or not any(intent not in self._read_only for intent, _, _ in found):
             return None  # one request (a question beside a task is the rules' "also")
         found = [r for r in found if r[0] not in self._confirms] + [r for r in found if r[0] in self._confirms]

@@ -14,12 +14,13 @@ The interpretation that explains the whole message wins (DESIGN §3.4):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from runtime.resolve._match import Kind, Match
 from runtime.resolve._reading import answer_value, named_slots, spare_text
 from runtime.resolve.turn import Turn
-from runtime.skill import UNKNOWN, SkillRegistry, SlotType
+from runtime.skill import UNKNOWN, ActionSpec, SkillRegistry, SlotType
 from runtime.turn import Stage
 from runtime.understand.frame import Frame
 
@@ -129,6 +130,27 @@ class ExpectedInputStage:
             return False
         return (span[1] - span[0]) * 3 < frame.size
 
+    @staticmethod
+    def _modifies(frame: Frame, action: ActionSpec, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What the action's own modifiers change when together they are the whole message ("便宜点",
+        "不吃辣 便宜点": their words, values and the values they change explain it), or None."""
+        now: Mapping[str, Any] = params
+        spans: list[tuple[int, int]] = list(frame.value_spans)
+        for rule in action.follow.modifiers:
+            if rule.intent is not None or rule.entity:
+                continue
+            found = frame.finds(rule.regex)
+            try:
+                built = rule.apply(now, found[0], None, {}) if found else None
+            except (KeyError, TypeError, ValueError):  # it changes what the request has not said yet
+                built = None
+            if built is None or dict(built) == dict(now):
+                continue
+            spans += [*(f.span() for f in found), *frame.said_spans(now, built)]
+            now = built
+        changed = {k: v for k, v in now.items() if params.get(k) != v}
+        return changed if changed and frame.explains(spans, slack=frame.slack) else None
+
     def why_not(self, turn: Turn) -> str:
         """Why a message was not taken as the awaited field (for the trace). Pure."""
         view, frame = turn.view, turn.frame
@@ -173,6 +195,12 @@ class ExpectedInputStage:
         if routed and routed[0] == view.active_intent and action is not None and session is not None \
                 and frame.another_thing(action, session.params, asked=view.expected_field):
             return None  # the same request about something else: a new one (the rules start it)
+        changed = self._modifies(frame, action, session.params) \
+            if view.expected_type in _FREE_TYPES and action is not None and session is not None else None
+        if changed:  # "便宜点" while asked for restrictions: the request in progress changed, not the answer
+            return Match(self.stage, Kind.FILL, intent=view.active_intent or "unknown",
+                         params={"slots": changed, "value": None, "correction": False},
+                         detail=f"modifier {sorted(changed)} of the request, before {view.expected_field}")
         strict = named_slots(registry, session, frame)
         others = {k: v for k, v in strict.items() if k != view.expected_field}
         if others and not (routed and routed[0] != view.active_intent and routed[0] not in self._read_only):

@@ -72,6 +72,7 @@ class Resolver:
             ("choice", self.expected.choice),
             ("expected_input", self.expected.match),
             ("confirmation", self.confirmation.match),
+            ("after_crisis", self._after_crisis),
             ("focus", self._focus),
             ("focus_then", self._focus_then),
             ("compound", self.compound.match),
@@ -91,6 +92,20 @@ class Resolver:
         if view.expected_field is not None and found.stage not in (Stage.EXPECTED_INPUT, Stage.CONTROL):
             found = replace(found, detail=f"{found.detail}; expected_input: {self.expected.why_not(turn)}")
         return found
+
+    def _after_crisis(self, turn: Turn) -> Match | None:
+        """Right after a crisis reply, a message that asks for nothing the rules know ("他在外面踹门", "他说没事
+        不用去医院", "你说这些有什么用"): the bot stays with the person and says what to do now again."""
+        focus = turn.focus
+        if self._crisis_intent is None or focus is None or focus.intent != self._crisis_intent \
+                or turn.session is not None or turn.view.origin not in ("text", "voice") or turn.frame.empty:
+            return None
+        found = turn.frame.rule
+        if found is not None and found[0] not in (self.small_talk, UNKNOWN):
+            return None  # a request of its own ("明早8点提醒我给她挂号") is carried out
+        params = {"kind": focus.params.get("kind"), "sub": focus.params.get("sub"), "again": True}
+        return Match(Stage.CONTROL, Kind.CRISIS, intent=self._crisis_intent, confidence=0.9, params=params,
+                     detail=f"right after a crisis reply ({params['kind']}): asks for nothing else")
 
     def _rules(self, turn: Turn) -> Match | None:
         """The skills' routing rule that reads the message, as its intent (small talk and out-of-scope too)."""

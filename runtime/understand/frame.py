@@ -46,6 +46,7 @@ _ADVICE = re.compile(r"(推荐|建议|觉得)(一下)?(多少|几|多久|多长)
 _SIDE_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
 _SENTENCE_END = re.compile(r"[？?！!。]+")
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
+_BARE_HEAD = re.compile(r"^(?:哎哟|哎呀|哎|唉|哦|噢|嗯|呃|额|诶|欸|哟|嗨)+[，,。！!\s]*")
 _FREE_TRIM = "。.!！"
 # pointing at one thing ("把那个取消了"), not at a stretch of time
 _DEIXIS = re.compile(r"那件事|这件事|那事|这事|那个|这个|那条|这条|那件|这件")
@@ -334,8 +335,9 @@ class Frame:
         return spans.slack(self.text)
 
     def bare(self) -> Frame:
-        """The message without the particles and punctuation it ends with ("早上8点吧" → 早上8点)."""
-        return Frame(_BARE_TAIL.sub("", self.text), self.now, self.lang)
+        """The message without the interjection it starts with and the particles and punctuation it ends
+        with ("哎哟 早上8点吧" → 早上8点)."""
+        return Frame(_BARE_TAIL.sub("", _BARE_HEAD.sub("", self.text)), self.now, self.lang)
 
     def free_text(self) -> str:
         """The message as a free-text value (the words said, trimmed)."""

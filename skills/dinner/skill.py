@@ -161,7 +161,8 @@ def _understood(view: ExecView, params: Mapping[str, Any], services: Any) -> Ski
         return None
     people = int(params["people"])
     said = params["budget"]
-    budget = f"预算{said}元" if isinstance(said, str) else f"预算¥{budget_total(said, people):g}"
+    total = f"¥{budget_total(said, people):g}"
+    budget = f"预算{said}元（一共{total}）" if isinstance(said, str) else f"预算{total}"  # 人均30: the total too
     return SkillResult(f"好的，{people}个人，{budget}。{_DIETARY_QUESTION}")
 
 

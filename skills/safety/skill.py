@@ -8,7 +8,7 @@ from typing import Any
 
 from runtime.skill import ActionSpec, SkillResult, SkillSpec
 from runtime.views import ExecView
-from skills.safety.texts import reply
+from skills.safety.texts import again, reply
 
 __all__ = ["SPEC", "answer"]
 
@@ -17,6 +17,8 @@ def answer(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillRes
     """What to do now for the crisis the engine read: ``kind``, ``sub`` and the other kinds told (``also``)."""
     kind, sub = str(params.get("kind") or "self_harm"), str(params.get("sub") or "")
     also = tuple(str(k) for k in params.get("also") or ())
+    if params.get("again"):  # right after the crisis reply, a message that asks for nothing else
+        return SkillResult(again(kind), dto={"crisis": kind, "sub": sub, "again": True})
     return SkillResult(reply(kind, sub, also), dto={"crisis": kind, "sub": sub})
 
 

@@ -9,7 +9,7 @@ service line). First steps are only the ones every first-aid guide agrees on: no
 
 from __future__ import annotations
 
-__all__ = ["HOTLINES", "reply"]
+__all__ = ["HOTLINES", "again", "reply"]
 
 MENTAL_HEALTH = "心理援助热线 12356（全国统一号码）"
 CRISIS_24H = "北京心理危机研究与干预中心的24小时热线 010-82951332"
@@ -73,3 +73,21 @@ def reply(kind: str, sub: str, also: tuple[str, ...] = ()) -> str:
         lines = list(_SELF_HARM.get(sub, _SELF_HARM["ideation"]))
     lines += [_ALSO[k] for k in also if k in _ALSO and k != kind]
     return "\n".join([*lines, HERE])
+
+
+# what the bot says to a message right after a crisis reply that asks for nothing else: it stays with the
+# person and says the one thing to do now again, in other words
+_AGAIN = {
+    "medical": ("这种情况拖不得，哪怕本人觉得没事也一样：请先拨打120，让医生来判断；"
+                "等车的时候一直有人陪着。"),
+    "violence": ("你的安全最要紧。如果他还在外面、门随时可能被打开，请现在就拨打110，"
+                 "告诉他们地址和“正在被家暴”；能锁门就锁好，手机别离身。"),
+    "self_harm": (f"我知道这些话可能帮不上多少，但我是认真的：你不用一个人扛着。"
+                  f"现在就可以打{MENTAL_HEALTH}，或{CRISIS_24H}，那边有人愿意听你说。"
+                  "如果你觉得马上就要控制不住，请立刻拨打120，或者让身边的人陪着你。"),
+}
+
+
+def again(kind: str) -> str:
+    """What to say to a message right after the crisis reply of ``kind`` that asks for nothing else."""
+    return "\n".join([_AGAIN.get(kind, _AGAIN["self_harm"]), HERE])
