@@ -144,6 +144,7 @@ def _fill(engine: Carrier, turn: Turn, match: Match) -> None:
                      + texts.CONFIRM_SUFFIX)
             return
         pending.params = amended(pending.params, slots)
+        said = describe_params({k: pending.params[k] for k in slots if k in pending.params})  # as merged: the day kept
         pending.question = engine.dialogue.confirm_question(turn, pending.intent, action, pending.params,
                                                             by_model=texts.MODEL_READ in pending.question)
         turn.trace.skill, turn.trace.action, turn.trace.intent = pending.skill, pending.action, pending.intent

@@ -17,8 +17,9 @@ __all__ = ["CORRECTION", "corrected_time", "correction_tail"]
 
 # ... and a clause that starts with 是 and a number after a reason ("慢着 早上没上厕所 是五十八点二")
 CORRECTION = re.compile(r"不对|不是|错了|说错|改成|改为|改一下|应该是|其实是|换成|更正"
-                        r"|(?<=[，,。；;\s])是(?=\s*[\d零一二两三四五六七八九十百半])|不(?=[，,、。\s]+是)")
-_CORRECTED_TO = re.compile(r"应该是|其实是|改成|改为|换成|是")
+                        r"|(?<=[，,。；;\s])是(?=\s*[\d零一二两三四五六七八九十百半])|不(?=[，,、。\s]+是)"
+                        r"|还是(?:写|记|填|按|改)?成?(?=\s*[\d零一二两三四五六七八九十百半])")  # 体重还是写69吧
+_CORRECTED_TO = re.compile(r"应该是|其实是|改成|改为|换成|还是(?:写|记|填|按|改)?成?|是")
 _TRIM = "，,。.！!~～ "
 _LEAD = re.compile(r"^(?:[了啦吧呀啊哦嗯，,。\s]|应该|我说的?)+")
 

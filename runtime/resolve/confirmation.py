@@ -6,9 +6,13 @@ which one it changes. Yes and no themselves are the control stage's. Pure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from runtime.resolve._focus_ops import _UNTYPED
 from runtime.resolve._match import Kind, Match
 from runtime.resolve.turn import Turn
-from runtime.skill import SkillRegistry
+from runtime.skill import ActionSpec, SkillRegistry
 from runtime.turn import Stage
 from runtime.understand.frame import Frame
 
@@ -30,8 +34,10 @@ class ConfirmationStage:
         action = self._registry.action(pending.skill, pending.action)
         if action is not None and self._says_the_operation(frame, pending.intent):
             return Match(self.stage, Kind.CONFIRM, intent=pending.intent, detail="yes: the operation asked about")
-        if action is None or not frame.corrects:
+        if action is None:
             return None
+        if not frame.corrects:
+            return self._bare(frame, pending.intent, pending.params, action)
         found = frame.changed(action, pending.params, corrections=False)
         fragment = frame.fragment()
         records = [k for k, v in pending.params.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
@@ -56,6 +62,20 @@ class ConfirmationStage:
             return None
         return Match(self.stage, Kind.FILL, intent=pending.intent, params={"slots": found},
                      detail=f"correction {sorted(found)} of the pending confirmation")
+
+    def _bare(self, frame: Frame, intent: str, params: Mapping[str, Any], action: ActionSpec) -> Match | None:
+        """"下午吧 四点" while a reminder waits for yes/no: a short message that is nothing but typed values of
+        the action waiting changes them (as a correction would), and the yes/no is asked again."""
+        bare = frame.bare()
+        routed = frame.rule
+        if bare.empty or bare.length > 8 or frame.question or (routed is not None and routed[0] != intent):
+            return None
+        telling = {s.name for s in action.slots if s.parser not in _UNTYPED}
+        said = {k: v for k, v in bare.slots(action).items() if k in telling and params.get(k) != v}
+        if not said or not bare.explains(bare.value_spans):
+            return None
+        return Match(self.stage, Kind.FILL, intent=intent, params={"slots": said},
+                     detail=f"bare values {sorted(said)} for the pending confirmation")
 
     def _says_the_operation(self, frame: Frame, intent: str) -> bool:
         """"删吧" while a deletion waits for yes/no: a short message that is only the operation asked about

@@ -124,12 +124,15 @@ def read_control(text: str) -> ControlReading:
         reply=reply, reply_detail=detail, then=then)
 
 
+_INSTEAD = re.compile(r"(?:还是|就|改成|改为|换成|写成?|记成?|应该是|其实是)[^，,。\s]{0,6}?[\d零一二两三四五六七八九十百半点]")
+
+
 def _then(text: str) -> tuple[bool, str] | None:
     """A yes or a no said first and then something else asked: the reply and what follows it."""
     lead = _LEADING_REPLY.match(text.strip())
     then = lead.group("then").strip() if lead is not None else ""
-    if lead is None or _SAYS_NOTHING.match(then) or CORRECTION.search(then):
-        return None
+    if lead is None or _SAYS_NOTHING.match(then) or CORRECTION.search(then) or _INSTEAD.search(then):
+        return None  # "算了 体重还是写69吧": a change of mind says what instead, no no
     rest = _TRIM.sub("", then.lower())
     ops = operations(then)
     if _reply(_normalise(then), rest)[0] is not None or (ops and explained(then, [s for _, s in ops])) \

@@ -21,7 +21,7 @@ from typing import Any
 
 from runtime.skill import UNKNOWN, SkillRegistry, missing_slots
 from runtime.understand.domain import domain_guesses, domain_intents
-from runtime.understand.lexicon import operations
+from runtime.understand.lexicon import explained, operations
 from runtime.understand.slots import extract_all
 
 __all__ = ["Request", "Requests"]
@@ -99,6 +99,8 @@ class Requests:
     def read(self, text: str, *, by_model: bool = True) -> str | None:
         """The intent one piece of a message asks for by itself (a rule, operation × object, or — with
         ``by_model`` — the local model's sure reading of a complete request), if any."""
+        if explained(text, []):
+            return None  # "还有还有", "那个": connectors and fillers ask for nothing
         found = self._classify(text)
         if found is not None:
             return None if found[0] in (UNKNOWN, self._small_talk) else found[0]

@@ -55,7 +55,8 @@ _FILLER_CLAUSE = re.compile(r"^\s*(?:等下|等一下|等等|先|对了|另外|�
                             r"建一个|\s)*(?:[,，、;；]|(?<=[个我那么])\s+)")
 
 
-_THANKS = re.compile(r"[，,。\s]*(?:谢谢|谢啦|谢了|多谢|麻烦了|麻烦你了|拜托了|辛苦了)(?:你|啦|了|哈)?[!！。~～]*$")
+_THANKS = re.compile(r"[，,。\s]*(?:谢谢|谢啦|谢了|多谢|(?:麻烦|拜托|辛苦)(?:你|您)(?:了|啦)?|(?:麻烦|拜托|辛苦)了)"
+                     r"(?:你|啦|了|哈|啊|呀|哦|喽)*[!！。~～]*$")  # 麻烦你了啊
 
 
 def _clean(text: str) -> str:
@@ -68,7 +69,7 @@ def _clean(text: str) -> str:
 # a clause that says nothing of what to remind: an address, politeness, the request itself said again,
 # thanks ("小王啊，麻烦你帮我记一下哈，…，提醒我啊，谢谢啊谢谢")
 _EMPTY = re.compile(r"^(?:[\u4e00-\u9fff]{1,3}(?:啊|呀|哎|哇)|(?:麻烦|劳驾|拜托|请|求求)?(?:你|您)?"
-                    r"(?:帮我|给我|替我)?(?:记一下|记下|记着|记住|记好|设一下|弄一下)?(?:提醒我?|叫我|喊我)?"
+                    r"(?:帮我|给我|替我)?(?:记一下|记下|记着|记住|记好|设一下|弄一下|记得|别忘了?|一定|到时候?)?(?:提醒我?|叫我|喊我)?"
                     r"(?:一下|一声|下)?(?:哈|啊|呀|哦|吧|啦|了|呢|嘛|哟|喔)*|(?:谢谢|多谢|谢啦|谢了|感谢)(?:你|您)?"
                     r"(?:啊|呀|哈|了)*(?:谢谢)?|好的?|嗯+|行|对)$")
 _CLAUSE_CUT = re.compile(r"[，,。；;！!？?、\n]+")
@@ -78,9 +79,13 @@ _BACK = re.compile(r"(?:到|在)?(?:那个?时候|到时候?|届时|到点)")
 
 def _said(text: str) -> str:
     """``text`` without the clauses that say nothing of what to remind (when others do)."""
-    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
-    kept = [c for c in clauses if not _EMPTY.fullmatch(c)]
-    return "，".join(kept) if kept and len(kept) < len(clauses) else text
+    cut = re.split(r"([，,。；;！!？?、\n]+|\s+)", text)  # spaces too: "量血压 提醒我啊" said by voice
+    pairs = [(cut[n].strip(), cut[n + 1] if n + 1 < len(cut) else "") for n in range(0, len(cut), 2)]
+    pairs = [(c, sep) for c, sep in pairs if c]
+    kept = [(c, sep) for c, sep in pairs if not _EMPTY.fullmatch(c)]
+    if not kept or len(kept) == len(pairs):
+        return text
+    return "".join(c + (sep if n < len(kept) - 1 else "") for n, (c, sep) in enumerate(kept))
 
 
 def extract_content(text: str) -> str | None:
