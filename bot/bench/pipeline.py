@@ -10,7 +10,8 @@ API for replies that miss the passive window, and the load generator. Turns are 
   at ``--passive-rate`` messages/s;
 * ``cpu_ms_per_turn``: CPU per turn of each role (webhook, workers, Redis, the load generator)
   during the flat-out run, from ``/proc``; ``worker_rss_mb``: each worker's resident memory before
-  and after it;
+  and after it; ``redis_per_turn``: the flat-out run's script calls, commands and server time per
+  turn as the server counts them (:mod:`bot.bench._redis_cost`);
 * ``turns_per_s_by_workers`` (with ``--scale 1,2,4``): flat out with that many workers;
 * baseline: RQ's forking ``Worker`` running empty jobs with the same number of processes.
 """
@@ -104,9 +105,11 @@ def _settle(wx: Any, expected: int, timeout: float = 30.0) -> int:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the benchmark, print one JSON report; 0 when the targets hold."""
+    from bot import compose
     from bot.bench._jobs import forking_baseline
     from bot.bench._procs import cpu_seconds, resident_mb, run_load, stop
     from bot.bench._redis import PrivateRedis
+    from bot.bench._redis_cost import RedisCost
     from bot.wechat.testkit import FakeWeChatServer
 
     base = {"token": TOKEN, "texts": TEXTS, "users": args.users, "timeout_s": 20.0}
@@ -123,9 +126,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             roles["load generator"] = []  # its CPU: the flat run's own figure
             cpu_before = {role: sum(cpu_seconds(pid) for pid in pids) for role, pids in roles.items()}
             rss_before = [resident_mb(pid) for pid in roles["workers"]]
+            server = compose.redis_client(Settings.from_env({"REDIS_URL": redis_server.url}))
+            cost_before = RedisCost.read(server)
             flat = run_load(base | {"port": port, "count": args.count, "connections": args.connections,
                                     "user_prefix": "flat"})
             via_api = _settle(wx, before + args.count - flat["passive_replies"]) - before
+            cost = RedisCost.read(server).since(cost_before, args.count)
+            flat["redis_per_turn"] = {k: v for k, v in cost.items() if k not in ("commands", "usec")}
             flat["cpu_ms_per_turn"] = {role: round((sum(cpu_seconds(pid) for pid in pids) - cpu_before[role])
                                                    * 1000 / max(1, args.count), 3) for role, pids in roles.items()}
             flat["cpu_ms_per_turn"]["load generator"] = round(flat.pop("cpu_s", 0.0) * 1000 / max(1, args.count), 3)
@@ -185,7 +192,8 @@ def _report(args: argparse.Namespace, flat: dict[str, Any], via_api: int, paced:
         "figures": {"turns_per_s": turns, "answered": answered, "sent": flat["sent"],
                     "x_forking_baseline": factor, "passive_rate_per_s": args.passive_rate,
                     "passive_share": share, "paced_latency": paced["latency"],
-                    "cpu_ms_per_turn": flat.get("cpu_ms_per_turn"), "worker_rss_mb": flat.get("worker_rss_mb"),
+                    "cpu_ms_per_turn": flat.get("cpu_ms_per_turn"), "redis_per_turn": flat.get("redis_per_turn"),
+                    "worker_rss_mb": flat.get("worker_rss_mb"),
                     "lost": lost, "errors": errors},
         "targets": {"turns_per_s": TARGET_TURNS, "x_forking_baseline": TARGET_FACTOR,
                     "passive_share": TARGET_PASSIVE, "paced_p99_ms": TARGET_PASSIVE_P99_MS,

@@ -6,12 +6,15 @@ process, on one lane, with :mod:`cProfile` on while a closed-loop load of ``--co
 drained. Prints the worker's CPU ms per turn (the draining thread's ``time.thread_time``; with
 ``process_cpu_ms_per_turn`` the whole process's, its lease renewer and the fake WeChat API included;
 profiler overhead included unless ``--no-profile``, so it reads higher than ``bench pipeline``'s) and the top ``--top`` functions by own time and by
-cumulative time, each as µs per turn.
+cumulative time, each as µs per turn; and what the turns cost the Redis server, the webhook's calls
+included (``redis``: script calls, commands, server time and the server's CPU per turn, see
+:mod:`bot.bench._redis_cost`; ``--scripts`` names each script call).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import json
 import os
@@ -35,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=15, help="rows of each profile table")
     parser.add_argument("--no-profile", action="store_true", help="measure CPU per turn without cProfile")
     parser.add_argument("--save", metavar="FILE", help="also write the raw pstats to FILE")
+    parser.add_argument("--scripts", action="store_true",
+                        help="also name each script call (a MONITOR client: the Redis figures then include its cost)")
 
 
 def _rows(stats: pstats.Stats, key: int, top: int, turns: int) -> list[dict[str, Any]]:
@@ -47,13 +52,6 @@ def _rows(stats: pstats.Stats, key: int, top: int, turns: int) -> list[dict[str,
         out.append({"function": f"{where}:{line}({name})", "calls_per_turn": round(calls / turns, 2),
                     "own_us_per_turn": round(own * 1e6 / turns, 1), "cum_us_per_turn": round(cum * 1e6 / turns, 1)})
     return out
-
-
-def _command_calls(conn: Any) -> dict[str, tuple[int, int]]:
-    """How often each command ran on the server so far and its server time in µs (``INFO
-    commandstats``), the webhook's included."""
-    return {name.removeprefix("cmdstat_"): (int(fields["calls"]), int(fields["usec"]))
-            for name, fields in conn.info("commandstats").items()}
 
 
 def _drain_while(worker: Any, load: subprocess.Popen[bytes]) -> None:
@@ -76,6 +74,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot import compose
     from bot.bench._procs import stop
     from bot.bench._redis import PrivateRedis
+    from bot.bench._redis_cost import RedisCost, ScriptTally
     from bot.bench.pipeline import TEXTS, TOKEN, start_webhook
     from bot.logs import configure_logging
     from bot.wechat.testkit import FakeWeChatServer
@@ -99,16 +98,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             # CPU time of this thread (the one lane runs here): waits on Redis and the fake WeChat
             # server's threads are not counted
             profiler = None if args.no_profile else cProfile.Profile(time.thread_time)
-            calls_before = _command_calls(conn)
+            tally = ScriptTally(compose.redis_client(settings)) if args.scripts else None
+            cost_before = RedisCost.read(conn)
             cpu, thread_cpu = time.process_time(), time.thread_time()
             if profiler is not None:
                 profiler.enable()
-            _drain_while(worker, load)
+            with tally or contextlib.nullcontext():
+                _drain_while(worker, load)
             if profiler is not None:
                 profiler.disable()
             cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
-            calls = {k: (v[0] - calls_before.get(k, (0, 0))[0], v[1] - calls_before.get(k, (0, 0))[1])
-                     for k, v in _command_calls(conn).items()}
+            cost = RedisCost.read(conn).since(cost_before, args.count)
             out, err = load.communicate()
             if load.returncode != 0:
                 raise RuntimeError(f"load generator failed: {err.decode(errors='replace')[-2000:]}")
@@ -119,11 +119,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     report: dict[str, Any] = {"bench": "worker", "turns": args.count, "answered_passively": result["passive_replies"],
                               "worker_cpu_ms_per_turn": round(thread_cpu * 1000 / turns, 3),
                               "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3), "profiled": profiler is not None}
-    report["redis_commands_per_turn"] = {k: round(v[0] / turns, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1][0])
-                                         if v[0] / turns >= 0.05}
-    # server time per command as Redis counts it (a script's time includes the commands it calls)
-    report["redis_us_per_turn"] = {k: round(v[1] / turns, 1) for k, v in sorted(calls.items(), key=lambda kv: -kv[1][1])
-                                   if v[1] / turns >= 0.5}
+    # the webhook's calls included; a script's time includes the commands it calls (bot/bench/_redis_cost.py)
+    report["redis"] = {k: v for k, v in cost.items() if k not in ("commands", "usec")}
+    if tally is not None:
+        report["redis"]["script_calls_by_script_per_turn"] = tally.per_turn(turns)
+        report["redis"]["note"] = "measured with a MONITOR client attached: CPU and server time read high"
+    report["redis_commands_per_turn"] = cost["commands"]
+    report["redis_us_per_turn"] = cost["usec"]
     if profiler is not None:
         stats = pstats.Stats(profiler)
         if args.save:

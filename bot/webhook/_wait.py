@@ -2,7 +2,12 @@
 
 The hand-off state stays in Redis (the only source of truth); the notification only says "look now".
 A request registers before its first look, so a notification can never fall between the look and
-the wait; a lost notification (a dropped subscription) costs at most one ``fallback_s`` of delay.
+the wait. Notifications are lost only with the subscription: :class:`SubscribedNotifier` counts its
+subscriptions (``generation``) and wakes every waiting request when one drops and when the next one
+is up, so a request that looked while the same subscription held re-checks only every 2 s (for a
+notification lost without the connection noticing, e.g. a partition) — one more script call per
+0.5 s of wait before, so a webhook's Redis calls per turn grew with how long its requests waited.
+:class:`ThreadedNotifier` cannot tell when redis-py re-subscribes: its waiters re-check periodically.
 Two transports: :class:`SubscribedNotifier` reads the subscription on the event loop itself (a
 ``redis://`` server); :class:`ThreadedNotifier` uses redis-py's pub/sub thread (any client).
 """
@@ -37,6 +42,12 @@ class ReplyNotifier:
         """True while notifications arrive (otherwise waiting requests poll)."""
         return False
 
+    @property
+    def generation(self) -> int | None:
+        """Which subscription is up (it changes whenever one drops or a new one starts); None when
+        this notifier cannot tell (a waiting request then re-checks periodically)."""
+        return None
+
     def start(self, loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
@@ -59,6 +70,11 @@ class ReplyNotifier:
         for event in self._waiters.get(member, ()):
             event.set()
 
+    def _wake_all(self) -> None:
+        for waiters in self._waiters.values():
+            for event in waiters:
+                event.set()
+
 
 class SubscribedNotifier(ReplyNotifier):
     """The subscription read by a task on the event loop; reconnects after a pause when it drops."""
@@ -68,10 +84,22 @@ class SubscribedNotifier(ReplyNotifier):
         self._address, self._retry_s = address, retry_s
         self._task: asyncio.Task[None] | None = None
         self._subscribed = False
+        self._generation = 0
 
     @property
     def running(self) -> bool:
         return self._subscribed
+
+    @property
+    def generation(self) -> int | None:
+        return self._generation
+
+    def _changed(self, subscribed: bool) -> None:
+        """A subscription started or dropped: every waiting request looks again (a notification
+        published in between reached nobody)."""
+        self._subscribed = subscribed
+        self._generation += 1
+        self._wake_all()
 
     def start(self, loop: asyncio.AbstractEventLoop) -> bool:
         self._task = loop.create_task(self._listen())
@@ -81,7 +109,8 @@ class SubscribedNotifier(ReplyNotifier):
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        self._subscribed = False
+        if self._subscribed:
+            self._changed(False)
 
     async def _listen(self) -> None:
         channel = keys.replies_channel().encode()
@@ -93,7 +122,7 @@ class SubscribedNotifier(ReplyNotifier):
                 subscribe: tuple[Any, ...] = ("SUBSCRIBE", channel)
                 writer.write(hiredis.pack_command(subscribe))
                 await read_replies(reader, parser, 1)
-                self._subscribed = True
+                self._changed(True)
                 while True:
                     for message in await read_replies(reader, parser, 1):
                         if isinstance(message, list) and len(message) == 3 and message[0] == b"message":
@@ -102,7 +131,8 @@ class SubscribedNotifier(ReplyNotifier):
                 if self._subscribed:
                     log.warning("reply notifications interrupted: %s", type(exc).__name__)
             finally:
-                self._subscribed = False
+                if self._subscribed:
+                    self._changed(False)
                 if writer is not None:
                     writer.close()
             await asyncio.sleep(self._retry_s)

@@ -69,7 +69,8 @@ class WebhookConfig:
     max_attempts: int = 3
     attempt_period_s: float = 5.0
     poll_s: float = 0.05
-    notified_poll_s: float = 0.5  # with reply notifications, a waiting request only re-checks this often
+    notified_poll_s: float = 0.5  # with notifications that cannot tell a dropped subscription, a re-check this often
+    subscribed_recheck_s: float = 2.0  # under one held subscription (every change notified), a re-check this often
     sweep_interval_s: float = 1.0
     rate_limit_per_minute: int = 30
     io_threads: int = 32  # blocking Redis calls run here; waiting requests each hold one briefly
@@ -198,15 +199,21 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
         still come (for WeChat's next attempt).
 
         Woken by the replies channel (registered before the admit, so a hand-off the admit just
-        opened as ``waiting`` needs no first look); without it, or if a notification is lost, it polls.
+        opened as ``waiting`` needs no first look). While the subscription it looked under holds, it
+        waits for a notification (every change of a hand-off a request waits on publishes one) and
+        re-checks only every ``subscribed_recheck_s``, for a notification lost unnoticed;
+        without a subscription it polls, and where the notifier cannot tell a dropped subscription
+        (:class:`~bot.webhook._wait.ThreadedNotifier`) it re-checks every ``notified_poll_s``.
         Redis being away (a restart, a fail-over) does not end the wait: the request keeps looking
         until its own time is up, so the hand-off it holds open never outlives it."""
         look = look_first or not notifier.running
         until = came + config.reply_wait_s
+        covered = notifier.generation if notifier.running else None  # registered before the admit
         while True:
             away = False
             if look:
                 woken.clear()
+                covered = notifier.generation if notifier.running else None  # before the look
                 try:
                     state, reply = state_text(await io.run(claim_call(user, key, attempt)))
                 except RedisError:
@@ -221,7 +228,14 @@ def create_app(config: WebhookConfig, *, redis: RedisClient, dispatch: Dispatche
             left = until - time.monotonic()
             if left <= 0:
                 break
-            pause = config.poll_s if away or not notifier.running else max(config.poll_s, config.notified_poll_s)
+            if away or not notifier.running:
+                pause = config.poll_s
+            elif covered is not None and covered == notifier.generation:
+                # one subscription held since the look: any change of the hand-off wakes us; the rare
+                # re-check only bounds a notification lost without the connection noticing (a partition)
+                pause = max(config.poll_s, config.subscribed_recheck_s)
+            else:
+                pause = max(config.poll_s, config.notified_poll_s)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), min(left, pause))
         if final:  # nobody waits after this request: a ready reply it can still answer with is its own

@@ -118,3 +118,51 @@ def _wait_for_subscribers(conn: redis.Redis, n: int, timeout: float = 5.0) -> No
             return
         time.sleep(0.02)
     raise AssertionError(f"expected {n} subscribers on wx:replies")
+
+
+def _script_calls(conn: redis.Redis) -> int:
+    stats = conn.info("commandstats")
+    return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in ("eval", "evalsha"))
+
+
+def test_a_request_waiting_under_one_subscription_does_not_poll(conn: redis.Redis) -> None:
+    """The Redis calls of a wait do not grow with its length: a request whose reply never comes
+    runs its admit, one look when its time is up and its final release — no re-check in between
+    (one every 0.5 s before: six script calls for this 1.8 s wait)."""
+    config = WebhookConfig(secrets=WebhookSecrets(token=TOKEN), reply_wait_s=1.8, poll_s=0.05, max_attempts=1)
+    with TestClient(_app(conn, config, "pipelined")) as client:
+        _wait_for_subscribers(conn, 1)
+        _post(client, M.text("n3", "先来一条"))  # the server learns the scripts (EVALSHA, then EVAL)
+        before = _script_calls(conn)
+        body, took = _post(client, M.text("n3", "你好"))
+        calls = _script_calls(conn) - before
+    assert body == "success" and took >= 1.7
+    assert calls == 3, calls
+
+
+def test_a_reply_offered_while_the_subscription_was_down_is_taken_when_it_is_back(conn: redis.Redis) -> None:
+    """Its notification reached nobody: the new subscription wakes every waiting request to look."""
+    config = WebhookConfig(secrets=WebhookSecrets(token=TOKEN), reply_wait_s=4.0, poll_s=3.0, max_attempts=1,
+                           subscribed_recheck_s=10.0)
+    xml = M.text("n4", "你好")
+    key = parse_message(xml).message_key
+    back: list[float] = []
+    with TestClient(_app(conn, config, "pipelined")) as client:
+        _wait_for_subscribers(conn, 1)
+
+        def worker() -> None:  # once the request waits: drop the subscription, offer, see it come back
+            deadline = time.monotonic() + 10
+            while conn.hget(keys.handoff("n4", key), "state") != b"waiting" and time.monotonic() < deadline:
+                time.sleep(0.005)
+            conn.client_kill_filter(_type="pubsub")
+            _wait_for_subscribers(conn, 0)
+            Handoff(conn).offer("n4", key, "断线时的回复")
+            _wait_for_subscribers(conn, 1)
+            back.append(time.monotonic())
+
+        acting = threading.Thread(target=worker)
+        acting.start()
+        body, _ = _post(client, xml)
+        answered = time.monotonic()
+        acting.join()
+    assert "断线时的回复" in body and answered - back[0] < 1.0
