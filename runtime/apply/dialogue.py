@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -194,11 +195,18 @@ class Dialogue:
     def _ask_confirmation(self, turn: Turn, session: SkillSession, action: ActionSpec,
                           params: dict[str, Any], *, amend: bool = False) -> None:
         question = self.confirm_question(turn, session.intent, action, params, by_model=session.by_model)
-        turn.ctx.pending_confirmation = PendingConfirmation(
+        held = turn.ctx.pending_confirmation
+        asked = PendingConfirmation(
             skill=session.skill, action=action.name, intent=session.intent, params=params,
             question=question, msg_id=turn.inbound.msg_id, expires_at=turn.now + self.confirm_ttl,
             topic_version=turn.ctx.topic_version, amend=amend)
-        turn.say(question + texts.CONFIRM_SUFFIX)
+        waiting = [] if held is None or amend or held.amend or held.expires_at <= turn.now \
+            else [p for p in (held.model_copy(update={"also": []}), *held.also)
+                  if (p.intent, p.params) != (asked.intent, asked.params)]
+        asked.also = waiting  # a write said while another waits joins it: one yes for all, nothing dropped
+        turn.ctx.pending_confirmation = asked
+        turn.say(question + (texts.ALSO_WAITING.format(questions="；".join(map(_what, waiting)))
+                             if waiting else "") + texts.CONFIRM_SUFFIX)
 
     def confirm_question(self, turn: Turn, intent: str, action: ActionSpec, params: dict[str, Any], *,
                          by_model: bool = False) -> str:
@@ -346,3 +354,8 @@ def _partial(value: Any) -> str:
         return ""
     return said + leaning(tuple(map(str, value.get("unexplained") or ())))
 
+
+def _what(pending: PendingConfirmation) -> str:
+    """A waiting write as a clause ("确认记录：3号 游泳 25分钟吗？" → 记录：3号 游泳 25分钟)."""
+    said = re.sub(r"（[^）]*(?:理解|回复)[^）]*）", "", pending.question).strip()  # the notes after it
+    return re.sub(r"^(?:确认|确定)(?:一下)?|(?:吗)?[？?]$", "", said)
