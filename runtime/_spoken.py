@@ -16,7 +16,7 @@ from typing import Any
 from runtime.parsers.numbers import normalize_numerals
 from runtime.parsers.timephrase import TimeExpr, describe_rrule, format_when
 
-__all__ = ["complete_question", "describe_params", "spoken_values"]
+__all__ = ["complete_question", "describe_params", "spoken_values", "waiting_clause"]
 
 WHOLE_CHARS = 60
 """A value up to this long is quoted whole; a longer one keeps its start and end."""
@@ -151,3 +151,9 @@ def complete_question(question: str, params: Mapping[str, Any], names: Iterable[
     if mark and not tail.strip():
         return f"{head}，{said}{mark}"
     return f"{question.rstrip()}（还有：{said}）"
+
+
+def waiting_clause(question: str) -> str:
+    """A yes/no question of a waiting write as a clause ("确认记录：3号 游泳 25分钟吗？（这是…）" → 记录：3号 游泳 25分钟)."""
+    said = re.sub(r"（[^）]*(?:理解|回复)[^）]*）", "", question).strip()  # the notes after it
+    return re.sub(r"^(?:确认|确定)(?:一下)?|(?:吗)?[？?]$", "", said)

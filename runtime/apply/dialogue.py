@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import logging
-import re
 from datetime import timedelta
 from typing import Any
 
 from runtime import texts
-from runtime._spoken import complete_question, spoken_values
+from runtime._spoken import complete_question, spoken_values, waiting_clause
 from runtime.apply.slots import plain, to_confirm, with_defaults
 from runtime.context import (
     Clarification,
@@ -205,7 +204,7 @@ class Dialogue:
                   if (p.intent, p.params) != (asked.intent, asked.params)]
         asked.also = waiting  # a write said while another waits joins it: one yes for all, nothing dropped
         turn.ctx.pending_confirmation = asked
-        turn.say(question + (texts.ALSO_WAITING.format(questions="；".join(map(_what, waiting)))
+        turn.say(question + (texts.ALSO_WAITING.format(questions="；".join(map(waiting_clause, (p.question for p in waiting))))
                              if waiting else "") + texts.CONFIRM_SUFFIX)
 
     def confirm_question(self, turn: Turn, intent: str, action: ActionSpec, params: dict[str, Any], *,
@@ -354,8 +353,3 @@ def _partial(value: Any) -> str:
         return ""
     return said + leaning(tuple(map(str, value.get("unexplained") or ())))
 
-
-def _what(pending: PendingConfirmation) -> str:
-    """A waiting write as a clause ("确认记录：3号 游泳 25分钟吗？" → 记录：3号 游泳 25分钟)."""
-    said = re.sub(r"（[^）]*(?:理解|回复)[^）]*）", "", pending.question).strip()  # the notes after it
-    return re.sub(r"^(?:确认|确定)(?:一下)?|(?:吗)?[？?]$", "", said)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.bench._redis_cost import RedisCost, _as_shown, script_names
+from bot.bench.redis_cost import RedisCost, as_shown, script_names
 from bot.queue import mailbox
 
 
@@ -22,5 +22,5 @@ def test_totals_count_scripts_and_every_command_and_leave_out_the_readings() -> 
 def test_scripts_are_named_by_sha_and_by_body_as_monitor_shows_it() -> None:
     names = script_names()
     assert names[hashlib.sha1(mailbox._CLAIM.encode()).hexdigest()] == "bot.queue.mailbox._CLAIM"
-    shown = _as_shown("\nredis.call('GET', KEYS[1])\t\\")
+    shown = as_shown("\nredis.call('GET', KEYS[1])\t\\")
     assert shown == "\\nredis.call('GET', KEYS[1])\\t\\\\"

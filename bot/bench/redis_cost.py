@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RedisCost", "ScriptTally", "script_names"]
+__all__ = ["RedisCost", "ScriptTally", "as_shown", "script_names"]
 
 _SCRIPT_COMMANDS = ("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro")
 
@@ -80,7 +80,7 @@ def script_names() -> dict[str, str]:
     return {hashlib.sha1(body.encode()).hexdigest(): name for body, name in _script_bodies().items()}
 
 
-def _as_shown(body: str) -> str:
+def as_shown(body: str) -> str:
     """A script's body as a MONITOR line shows it (its escapes of control characters)."""
     return body.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
@@ -106,7 +106,7 @@ class ScriptTally:
 
     def _run(self) -> None:
         names = script_names()
-        bodies = sorted(((_as_shown(body), name) for body, name in _script_bodies().items()), key=lambda bn: -len(bn[0]))
+        bodies = sorted(((as_shown(body), name) for body, name in _script_bodies().items()), key=lambda bn: -len(bn[0]))
         while not self._stop.is_set():
             try:
                 line = self._monitor.next_command()
