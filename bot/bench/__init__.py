@@ -6,6 +6,7 @@ shared with the test suite, with the load generator's requests and the ``/proc``
 from bot.bench._load import LoadSpec, SignedRequests
 from bot.bench._procs import ROOT, cpu_seconds, resident_mb, stop
 from bot.bench._redis import PrivateRedis, free_port
+from bot.bench._redis_cost import RedisCost, ScriptTally, as_shown, script_names
 
 BENCHES: dict[str, str] = {
     "script": "dialogue-script throughput: 2,000 single-turn utterances in one process",
@@ -18,4 +19,5 @@ BENCHES: dict[str, str] = {
     "dialogues": "pass rate of a set of dialogue scripts (default: the blind set, tests/dialogues_blind)",
 }
 
-__all__ = ["ROOT", "BENCHES", "LoadSpec", "PrivateRedis", "SignedRequests", "cpu_seconds", "free_port", "resident_mb", "stop"]
+__all__ = ["ROOT", "BENCHES", "LoadSpec", "PrivateRedis", "RedisCost", "ScriptTally", "SignedRequests", "as_shown", "cpu_seconds",
+           "free_port", "resident_mb", "script_names", "stop"]

@@ -11,7 +11,7 @@ API for replies that miss the passive window, and the load generator. Turns are 
 * ``cpu_ms_per_turn``: CPU per turn of each role (webhook, workers, Redis, the load generator)
   during the flat-out run, from ``/proc``; ``worker_rss_mb``: each worker's resident memory before
   and after it; ``redis_per_turn``: the flat-out run's script calls, commands and server time per
-  turn as the server counts them (:mod:`bot.bench.redis_cost`);
+  turn as the server counts them (:mod:`bot.bench._redis_cost`);
 * ``turns_per_s_by_workers`` (with ``--scale 1,2,4``): flat out with that many workers;
 * baseline: RQ's forking ``Worker`` running empty jobs with the same number of processes.
 """
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench._jobs import forking_baseline
     from bot.bench._procs import cpu_seconds, resident_mb, run_load, stop
     from bot.bench._redis import PrivateRedis
-    from bot.bench.redis_cost import RedisCost
+    from bot.bench._redis_cost import RedisCost
     from bot.wechat.testkit import FakeWeChatServer
 
     base = {"token": TOKEN, "texts": TEXTS, "users": args.users, "timeout_s": 20.0}

@@ -8,7 +8,7 @@ drained. Prints the worker's CPU ms per turn (the draining thread's ``time.threa
 profiler overhead included unless ``--no-profile``, so it reads higher than ``bench pipeline``'s) and the top ``--top`` functions by own time and by
 cumulative time, each as µs per turn; and what the turns cost the Redis server, the webhook's calls
 included (``redis``: script calls, commands, server time and the server's CPU per turn, see
-:mod:`bot.bench.redis_cost`; ``--scripts`` names each script call).
+:mod:`bot.bench._redis_cost`; ``--scripts`` names each script call).
 """
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot import compose
     from bot.bench._procs import stop
     from bot.bench._redis import PrivateRedis
+    from bot.bench._redis_cost import RedisCost, ScriptTally
     from bot.bench.pipeline import TEXTS, TOKEN, start_webhook
-    from bot.bench.redis_cost import RedisCost, ScriptTally
     from bot.logs import configure_logging
     from bot.wechat.testkit import FakeWeChatServer
 
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     report: dict[str, Any] = {"bench": "worker", "turns": args.count, "answered_passively": result["passive_replies"],
                               "worker_cpu_ms_per_turn": round(thread_cpu * 1000 / turns, 3),
                               "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3), "profiled": profiler is not None}
-    # the webhook's calls included; a script's time includes the commands it calls (bot/bench/redis_cost.py)
+    # the webhook's calls included; a script's time includes the commands it calls (bot/bench/_redis_cost.py)
     report["redis"] = {k: v for k, v in cost.items() if k not in ("commands", "usec")}
     if tally is not None:
         report["redis"]["script_calls_by_script_per_turn"] = tally.per_turn(turns)

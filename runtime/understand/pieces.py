@@ -22,6 +22,7 @@ from typing import Any
 from runtime.skill import UNKNOWN, SkillRegistry, missing_slots
 from runtime.understand.domain import domain_guesses, domain_intents
 from runtime.understand.lexicon import explained, operations
+from runtime.understand.reasons import says_why
 from runtime.understand.slots import extract_all
 
 __all__ = ["Request", "Requests"]
@@ -68,7 +69,8 @@ class Requests:
                 continue
             piece, lead = f"{lead}{piece}", ""
             intent = self.read(piece)
-            if intent is None and parts and (kind := parts[-1][0]) is not None and self.separate(kind, parts[-1][1], piece):
+            if intent is None and parts and (kind := parts[-1][0]) is not None and not says_why(piece) \
+                    and self.separate(kind, parts[-1][1], piece):  # "明天升旗要穿" says why, not one more
                 intent = kind  # one more of a list of requests of a kind ("设三个提醒：周三…，周四…，周五…")
                 listed.add(piece)
             if parts and (intent is None or parts[-1][0] is None or self._same(parts[-1], (intent, piece))):
@@ -112,9 +114,16 @@ class Requests:
         # the local model, when sure, for a piece that holds everything its request needs ("还跑了半小时步")
         pred = self._predict(text)
         if pred is not None and float(pred.confidence) >= self._threshold and pred.label not in (
-                UNKNOWN, self._small_talk) and pred.label in self._registry.intents() and self.complete(pred.label, text):
+                UNKNOWN, self._small_talk) and pred.label in self._registry.intents() and self.complete(pred.label, text) \
+                and self._hints_at(str(pred.label), text):
             return str(pred.label)
         return None
+
+    def _hints_at(self, intent: str, text: str) -> bool:
+        """Whether ``text`` says a word or signal of an object ``intent`` acts on ("还跑了半小时步" does; "明天升旗要穿"
+        beside a reminder says nothing of one: a statement, not a second request). True when no object owns it."""
+        owners = [o for o in self._registry.objects if any(i == intent for _, i in o.ops)]
+        return not owners or any(o.hints.search(text) for o in owners)
 
     def _values(self, intent: str, words: str) -> dict[str, Any]:
         found = self._registry.for_intent(intent)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.bench.redis_cost import RedisCost, as_shown, script_names
+from bot.bench import RedisCost, as_shown, script_names
 from bot.queue import mailbox
 
 
