@@ -16,7 +16,7 @@ from runtime.parsers.shift import shift_minutes
 from runtime.parsers.timephrase import time_spans
 from runtime.skill import Operation
 
-__all__ = ["ANOTHER", "NOT_NEEDED", "Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "asks_for_another",
+__all__ = ["ANOTHER", "NOT_NEEDED", "OPERATION_PATTERNS", "Span", "VOCABULARY", "ahead_minutes", "asks_again_now", "asks_for_another",
            "clauses", "explained", "follow_up_fragment", "is_correction", "is_elliptical_question", "operations",
            "ordinals", "unexplained", "value_spans", "yes_no"]
 
@@ -39,6 +39,8 @@ _OPERATIONS: tuple[tuple[Operation, re.Pattern[str]], ...] = tuple((op, re.compi
                     r"有啥|有多少|还剩|剩多少|剩下|多少|几次|几个|几条|怎么样|什么情况|情况|是什么|是多少|是啥|怎么做|咋做|怎么弄|做法|"
                     r"步骤|看|查|啥|就这(?:一)?(?:个|条|些|几个|几条|几样)|没(?:有)?别的|只有这(?:些|个|几个|几条|几样)"),
 ))
+
+OPERATION_PATTERNS: dict[Operation, str] = {op: p.pattern for op, p in _OPERATIONS}  # (for generated tests)
 
 # Another one of the kind just shown, not what was shown ("换一个", "再来个别的", "还有别的吗", "换一批", "来点不一样的"):
 # the skill whose result is in focus says what "another" is for it (the next recipe, a new table).

@@ -28,6 +28,9 @@ _GENERIC = frozenset({"做", "做饭", "做菜", "饭", "菜", "煮", "炒", "�
 _INGREDIENT_ASK = re.compile(
     r"^(?:.*?(?:冰箱里?|家里|手头|手上|我)?(?:有|剩|还有|还剩|用|拿))?(.+?)(?:能|可以|可)?(?:做|弄|烧|炒|煮)"
     r"(?:点|个|些)?(?:什么|啥|哪些|什么菜|啥菜|什么好吃的|什么吃的)")
+# "推荐几个鸡肉做的家常菜", "有没有用土豆烧的菜": the dishes made with a food, asked as dishes of it
+_INGREDIENT_DISH = re.compile(r"^(?:.*?(?:推荐|来|有没有|有啥|有什么|想吃|找))?(?:几个|几道|一些|点|些|个|道)?(?:用|拿)?"
+                              r"(.+?)(?:做|烧|炒|煮|炖|蒸)(?:的|出来的)(?:家常)?(?:菜|菜谱|吃的)")
 _CATEGORY_WORDS = (
     ("汤", "汤"), ("粥", "汤"), ("早餐", "早餐"), ("早饭", "早餐"), ("早点", "早餐"), ("甜品", "甜品"), ("甜点", "甜品"),
     ("饮品", "饮品"), ("饮料", "饮品"), ("喝的", "饮品"), ("主食", "主食"), ("素菜", "素菜"), ("荤菜", "荤菜"),
@@ -149,6 +152,9 @@ def _narrowed(recipes: list[Recipe], text: str) -> list[Recipe]:
 def _by_ingredients(book: Book, text: str, skip: frozenset[str] = frozenset()) -> Finding | None:
     said = re.sub(r"[\s，,。？?！!]", "", text)
     m = _INGREDIENT_ASK.search(said)
+    dish = _INGREDIENT_DISH.search(said) if not m else None
+    if dish is not None and _foods_named(book, dish.group(1)):  # a food the corpus knows, not 好做的菜
+        m = dish
     if not m:
         return None
     foods = _foods_named(book, m.group(1)) or _foods(m.group(1))  # "想吃土豆 简单点": the food said in it

@@ -155,7 +155,7 @@ def query(view: ExecView, params: Mapping[str, Any], services: Any) -> SkillResu
         gone = len(options) - len(kept)
         passed = [*seen, *(r.name for r in options)]
         while gone and len(kept) < len(options):  # the next few of the same answer fill the places of those left out
-            more = find(asked, skip=passed).options
+            more = [r for r in find(asked, skip=passed).options if r.name not in passed]  # never one shown twice
             if not more:
                 break
             fits = without(more, avoid)
