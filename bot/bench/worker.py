@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from bot.settings import Settings
@@ -69,6 +70,28 @@ def _load(spec: dict[str, Any]) -> subprocess.Popen[bytes]:
                             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+@contextlib.contextmanager
+def _engine_time() -> Iterator[list[float]]:
+    """The thread CPU seconds spent inside ``Engine.handle`` while the block runs (one lane: this thread)."""
+    from runtime.engine import Engine
+
+    spent = [0.0]
+    original = Engine.handle
+
+    def timed(self: Engine, inbound: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return original(self, inbound, **kwargs)
+        finally:
+            spent[0] += time.thread_time() - start
+
+    Engine.handle = timed  # type: ignore[method-assign]
+    try:
+        yield spent
+    finally:
+        Engine.handle = original  # type: ignore[method-assign]
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Profile the worker; print one JSON report."""
     from bot import compose
@@ -103,7 +126,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             cpu, thread_cpu = time.process_time(), time.thread_time()
             if profiler is not None:
                 profiler.enable()
-            with tally or contextlib.nullcontext():
+            with tally or contextlib.nullcontext(), _engine_time() as engine_cpu:
                 _drain_while(worker, load)
             if profiler is not None:
                 profiler.disable()
@@ -118,7 +141,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     turns = max(1, args.count)
     report: dict[str, Any] = {"bench": "worker", "turns": args.count, "answered_passively": result["passive_replies"],
                               "worker_cpu_ms_per_turn": round(thread_cpu * 1000 / turns, 3),
-                              "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3), "profiled": profiler is not None}
+                              "process_cpu_ms_per_turn": round(cpu * 1000 / turns, 3),
+                              # the conversation engine's own turn (parse, decide, apply), of the worker's CPU
+                              "engine_cpu_ms_per_turn": round(engine_cpu[0] * 1000 / turns, 3),
+                              "profiled": profiler is not None}
     # the webhook's calls included; a script's time includes the commands it calls (bot/bench/_redis_cost.py)
     report["redis"] = {k: v for k, v in cost.items() if k not in ("commands", "usec")}
     if tally is not None:

@@ -13,6 +13,7 @@ import json
 import math
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,11 @@ class LinearIntentModel:
         return out
 
     def predict(self, text: str) -> IntentPrediction:
-        """Most probable label with its probability and the top three alternatives."""
+        """Most probable label with its probability and the top three alternatives (kept per text: the
+        same short messages come again and again, and a prediction is immutable)."""
+        return _predicted(self, text)
+
+    def _predict(self, text: str) -> IntentPrediction:
         probs = self.probabilities(text)
         order = np.argsort(-probs, kind="stable")[:3]
         top = tuple((self.labels[int(i)], round(float(probs[int(i)]), 4)) for i in order)
@@ -188,3 +193,8 @@ def _config_dict(config: FeatureConfig) -> dict[str, Any]:
         "boundaries": config.boundaries,
         "fold_traditional": config.fold_traditional,
     }
+
+
+@lru_cache(maxsize=4096)
+def _predicted(model: LinearIntentModel, text: str) -> IntentPrediction:
+    return model._predict(text)

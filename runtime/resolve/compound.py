@@ -26,6 +26,8 @@ class CompoundStage:
     def match(self, turn: Turn) -> Match | None:
         if turn.session is not None or turn.pending is not None or turn.view.origin not in ("text", "voice"):
             return None
+        if not turn.frame.several_pieces():
+            return None  # one piece: one request
         frame = turn.frame.without_reasons() if turn.focus is not None else turn.frame
         found = frame.requests()  # "银行那个改到周五吧 周四要开会": why the change, not a second request
         if len(found) < 2 or not any(intent not in self._read_only for intent, _, _ in found):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from runtime.parsers.correction import CORRECTION
 from runtime.understand.lexicon import explained, operations, unexplained, yes_no
@@ -101,6 +102,7 @@ _LEADING_REPLY = re.compile(r"^(确认|确定|好的?|行|可以|没问题|嗯+|
 _SAYS_NOTHING = re.compile(r"^[\s，,。.!！~～吧啊呀哦了的嘛呗哈谢谢多麻烦你]*$")
 
 
+@lru_cache(maxsize=4096)  # pure, and the same short replies (好的, 谢谢, 确认) come again and again
 def read_control(text: str) -> ControlReading:
     """The control words of ``text`` (the normalised message)."""
     raw = _TRIM.sub("", text.strip().lower())

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from runtime.understand._crisis_cues import CUES, PAIRS, Cue, Strength
 
@@ -107,12 +108,21 @@ class _Found:
     clause: Span
 
 
+_BY_ANCHOR: dict[str, tuple[int, ...]] = {}  # a character → the cues (by position) that need it: few per message
+for _n, _cue in enumerate(CUES):
+    for _ch in _cue.anchors:
+        _BY_ANCHOR[_ch] = (*_BY_ANCHOR.get(_ch, ()), _n)
+
+
+@lru_cache(maxsize=4096)  # pure: a message said again is read once
 def detect_crisis(text: str) -> Crisis | None:
     """The crisis ``text`` tells of, or None. ``text`` is the engine's normalised message."""
     if not text or text.isascii():
         return None
-    chars = frozenset(text)
-    matches = [(cue, m) for cue in CUES if not cue.anchors.isdisjoint(chars) for m in cue.pattern.finditer(text)]
+    near: set[int] = set()
+    for ch in set(text):
+        near.update(_BY_ANCHOR.get(ch, ()))
+    matches = [(cue, m) for n in sorted(near) for cue in (CUES[n],) for m in cue.pattern.finditer(text)]
     if not matches:
         return None  # nearly every message: no cue at all
     clauses = [m.span() for m in _CLAUSE.finditer(text)]

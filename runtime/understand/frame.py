@@ -183,6 +183,10 @@ class Frame:
         start = self.lang.requests.request_after(pieces)
         return Frame("，".join(pieces[start:]), self.now, self.lang) if start < len(pieces) else None
 
+    def several_pieces(self) -> bool:
+        """Whether it has more than one piece (split at punctuation, spaces and 顺便/还有…) at all."""
+        return self._once("several", lambda: self.lang.requests.several(self.text))
+
     def requests(self) -> list[tuple[str, Frame, bool]]:
         """Each request the message holds: (intent, its words, whether it is one more of a list said
         before it); one when it is a single request."""

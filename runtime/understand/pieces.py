@@ -56,6 +56,11 @@ class Requests:
         self._read_only = registry.read_only_intents()
         self._confirms = registry.write_intents()
 
+    @staticmethod
+    def several(text: str) -> bool:
+        """Whether ``text`` has more than one piece at all (one piece holds one request: nothing to read)."""
+        return sum(1 for p in _JOINS.split(text) if p.strip()) > 1
+
     def split(self, text: str) -> list[Request]:
         """Each request in ``text``, in order; one when it is a single request."""
         parts: list[tuple[str | None, str]] = []
