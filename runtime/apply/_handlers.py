@@ -121,7 +121,16 @@ def _answer(engine: Carrier, turn: Turn, match: Match) -> None:
         if turn.view.clarifying and session is not None and session.expected_input is not None else ""
     if said:  # a numbered list also stood: say which question the answer went to
         turn.say(texts.NOTED.format(what=said))
+    field = session.expected_input.field if session is not None and session.expected_input is not None else None
+    before = len(turn.replies)
     engine.dialogue.answer(turn, value, turn.frame)
+    now = turn.ctx.active
+    if field and not said and now is not None and now.expected_input is not None and now.expected_input.field != field:
+        what = describe_params({field: now.params.get(field, value)})  # "5个人" → 好的，5人，记下了。预算…？
+        asked = "".join(turn.replies[before:])
+        numbers = "".join(ch if ch.isdigit() else " " for ch in what).split()
+        if what and not (numbers and all(n in asked for n in numbers)):  # unless the next question says it
+            turn.replies.insert(before, texts.NOTED.format(what=what))
 
 
 def _fill(engine: Carrier, turn: Turn, match: Match) -> None:
