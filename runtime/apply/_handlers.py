@@ -223,8 +223,9 @@ def _choice(engine: Carrier, turn: Turn, match: Match) -> None:
                                                           or turn.ctx.pending_confirmation is not None):
         engine.dialogue.pause_active(turn)  # the waiting task is kept and offered again afterwards
         turn.ctx.topic_version += 1
+    params = {**option.params, **dict(match.params.get("slots") or {})}  # a value said as the answer, kept
     if option.intent in not_a_task or not engine.dialogue.start(turn, option.intent, engine.parser.again(clar.text, turn.now),
-                                                                 dict(option.params)):
+                                                                 params):
         turn.say("好的。" + texts.help_text(engine.registry))
 
 

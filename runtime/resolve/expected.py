@@ -25,6 +25,7 @@ from runtime.turn import Stage
 from runtime.understand.frame import Frame
 
 _FREE_TYPES = ("text", "text_list")
+_UNTYPED_ANSWERS = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
 # expected fields a bare number answers (asked last, after a numbered list answered in passing)
 _COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
                       SlotType.HEIGHT, SlotType.WEIGHT})
@@ -50,6 +51,11 @@ class ExpectedInputStage:
         choice = turn.frame.choice(view.expected_options)
         if choice is None:
             choice = self._yes_to_the_one(turn)
+        if choice is None:
+            fits = self._value_of_one(turn)
+            if fits is not None:  # "四口人" to "1. 制定运动计划 2. 安排晚饭": the one option it is a value of
+                return Match(self.stage, Kind.CHOICE, params={"choice": fits[0], "slots": fits[1]},
+                             detail=f"option {fits[0]}: a value of it said")
         if choice is None or not 1 <= choice <= len(view.expected_options):
             return None
         if view.expected_type in _COUNTED and answer_value(self._registry, turn.session, turn.frame) is not None:
@@ -57,6 +63,24 @@ class ExpectedInputStage:
         if self._other_operation(turn, choice):
             return None  # "喝水那个改成7点半" names an option of a cancel list but asks for something else
         return Match(self.stage, Kind.CHOICE, params={"choice": choice}, detail=f"option {choice}")
+
+    def _value_of_one(self, turn: Turn) -> tuple[int, dict[str, Any]] | None:
+        """The one option whose request takes the message as a typed value (and the values), when only one
+        does and the values are the whole message."""
+        options = turn.clarification.options if turn.clarification is not None else []
+        fits: list[tuple[int, dict[str, Any]]] = []
+        for n, option in enumerate(options, 1):
+            found = self._registry.for_intent(option.intent) if option.intent != UNKNOWN else None
+            if found is None:
+                continue
+            said = {s.name: v for s in found[1].slots if s.parser not in _UNTYPED_ANSWERS
+                    and (v := turn.frame.answer(s)) is not None}
+            if said:
+                fits.append((n, said))
+        frame = turn.frame
+        if len(fits) != 1 or not frame.explains(frame.value_spans, slack=frame.slack):
+            return None
+        return fits[0]
 
     @staticmethod
     def _yes_to_the_one(turn: Turn) -> int | None:
