@@ -44,7 +44,7 @@ QUESTION = re.compile(r"[?？]|几[号点月天时个]|几点|多少|什么|啥|
 _ADVICE = re.compile(r"(推荐|建议|觉得)(一下)?(多少|几|多久|多长)|多少(钱|块)?(比较)?(合适|够|好)|一般(要)?(多少|几|多久)|"
                      r"^(你|您)(来)?定(吧|呗)?$|你看着(办|定|来)")
 _SIDE_CLAUSES = re.compile(r"[，,。；;！!？?]|顺便|另外|对了")
-_SENTENCE_END = re.compile(r"[？?！!。]+")
+_SENTENCE_END = re.compile(r"[？?！!。]+|(?<=[吧吗呢嘛])[\s，,]+")  # "前一天就是初四吧 那天下午4点…": a tag ends it too
 _BARE_TAIL = re.compile(r"[吧啊呀哦嘛呢的。.！!~～\s]+$")
 _BARE_HEAD = re.compile(r"^(?:哎哟|哎呀|哎|唉|哦|噢|嗯|呃|额|诶|欸|哟|嗨)+[，,。！!\s]*")
 _FREE_TRIM = "。.!！"
@@ -132,7 +132,8 @@ class Frame:
         cut = _SENTENCE_END.search(self.text)
         if cut is None or not self.text[cut.end():].strip():
             return None
-        return self.part(0, cut.end()), Frame(self.text[cut.end():].strip(), self.now, self.lang)
+        end = cut.end() if cut.group(0)[0] in "？?！!。" else cut.start()  # a tag (吧, 吗) ends it without the space
+        return self.part(0, end), Frame(self.text[cut.end():].strip(), self.now, self.lang)
 
     def correction(self) -> Frame | None:
         """The corrected words of a correction (不是3个，是4个 → 4个), or None."""

@@ -25,9 +25,14 @@ def day_entity(day: date, label: str, question: str, *, minor: bool = False) -> 
                                                   "lunar": bool(_LUNAR.search(question)), "minor": minor})
 
 
+_BARE_DAY = re.compile(r"(?:初[一二三四五六七八九十]|十[一二三四五六七八九]|二十[一二三四五六七八九]?|廿[一二三四五六七八九]|三十|"
+                       r"\d{1,2}\s*[号日])")
+
+
 def claimed_day(claim: str, near: date, tz: Any) -> date | None:
     """The day ``claim`` names ("除夕", "腊月二十九", "2月5号") in the half year around ``near``, if any."""
-    base = datetime.combine(near - timedelta(days=183), time(0, 0), tzinfo=tz)
+    back = 15 if _BARE_DAY.fullmatch(claim.strip()) else 183  # "初四", "8号": that day of the month around it
+    base = datetime.combine(near - timedelta(days=back), time(0, 0), tzinfo=tz)
     expr = parse_time_phrase(claim, base)
     if expr is None or expr.rrule or not expr.said or len(expr.said) < len(claim.strip()) - 1:
         return None
