@@ -18,6 +18,12 @@ __all__ = ["follow_up", "refer"]
 def follow_up(engine: Carrier, turn: Turn, match: Match) -> None:
     """Re-run the last query with the changed slot ("杭州明天天气" → "那广州呢")."""
     ctx, fragment = turn.ctx, match.params.get("fragment")
+    earlier = match.params.get("earlier")
+    if isinstance(earlier, list):  # the write before a side answer: it becomes the focus again
+        back = next((f for f in ctx.earlier if [f.intent, f.at.isoformat()] == earlier), None)
+        if back is not None:
+            ctx.earlier.remove(back)
+            ctx.show(back)
     frame = ctx.focus
     found = engine.registry.for_intent(frame.intent) if frame else None
     if frame is None or found is None:

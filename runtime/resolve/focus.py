@@ -78,7 +78,25 @@ class FocusStage(FocusReader):
         said = self._said_again(turn, focus)
         if said is not None:
             return said
-        return self._bare(turn, focus, action) if turn.pending is None else None
+        if turn.pending is not None:
+            return None
+        return self._bare(turn, focus, action) or self._bare_before(turn, action)
+
+    def _bare_before(self, turn: Turn, action: ActionSpec) -> Match | None:
+        """"下午吧 四点" after a side answer ("周四是11月18日") that followed a reminder just set: the values
+        correct the write before the side answer (the most recent one), never the answer itself."""
+        if not action.read_only or turn.session is not None:
+            return None
+        for before in turn.earlier:
+            found = self._registry.for_intent(before.intent)
+            if found is None or found[1].read_only:
+                continue
+            bare = self._bare(replace(turn, focus=before), before, found[1])
+            if bare is None:
+                return None
+            return replace(bare, params={**bare.params, "earlier": [before.intent, before.at.isoformat()]},
+                           detail=f"{bare.detail}, before the side answer")
+        return None
 
     def changes(self, turn: Turn, found: Match) -> bool:
         """Whether a follow-up ``found`` changes something of the focus it was read against, as carrying it
