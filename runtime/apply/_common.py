@@ -9,7 +9,7 @@ from runtime.apply.dialogue import CONFIRM_TTL, Dialogue
 from runtime.context import PausedTask
 from runtime.resolve.turn import Turn
 from runtime.skill import SkillRegistry
-from runtime.understand.frame import Frame, Parser
+from runtime.understand import Frame, Parser
 
 __all__ = ["Carrier", "rebind", "repeat_pending"]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from runtime.resolve._focus_ops import _UNTYPED
 from runtime.resolve._match import Kind, Match
 from runtime.resolve._reading import answer_value, named_slots, spare_text
 from runtime.resolve.turn import Turn
@@ -25,7 +26,6 @@ from runtime.turn import Stage
 from runtime.understand.frame import Frame
 
 _FREE_TYPES = ("text", "text_list")
-_UNTYPED_ANSWERS = frozenset({SlotType.TEXT, SlotType.TEXT_LIST, SlotType.YES_NO, SlotType.CHOICE})
 # expected fields a bare number answers (asked last, after a numbered list answered in passing)
 _COUNTED = frozenset({SlotType.COUNT, SlotType.MONEY, SlotType.NUMBER, SlotType.DURATION, SlotType.DISTANCE,
                       SlotType.HEIGHT, SlotType.WEIGHT})
@@ -73,7 +73,7 @@ class ExpectedInputStage:
             found = self._registry.for_intent(option.intent) if option.intent != UNKNOWN else None
             if found is None:
                 continue
-            said = {s.name: v for s in found[1].slots if s.parser not in _UNTYPED_ANSWERS
+            said = {s.name: v for s in found[1].slots if s.parser not in _UNTYPED
                     and (v := turn.frame.answer(s)) is not None}
             if said:
                 fits.append((n, said))

@@ -29,7 +29,7 @@ from runtime.resolve.llm_router import LLMRouterStage
 from runtime.resolve.turn import Turn
 from runtime.skill import UNKNOWN, Operation
 from runtime.turn import Stage
-from runtime.understand.frame import Language
+from runtime.understand import Language
 
 __all__ = ["Resolver"]
 

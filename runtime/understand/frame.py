@@ -13,24 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
 from runtime.parsers.correction import CORRECTION, correction_tail
-from runtime.parsers.slots import parse_choice, parse_yes_no
-from runtime.skill import UNKNOWN, ActionSpec, DomainObject, Operation, SkillRegistry, SlotSpec, SlotType
-from runtime.understand import lexicon, slots, spans
+from runtime.parsers.slots import parse_yes_no
+from runtime.skill import DomainObject, Operation, SkillRegistry
+from runtime.understand import lexicon, spans
+from runtime.understand._frame_values import FrameValues
 from runtime.understand.control import ControlReading, read_control
 from runtime.understand.crisis import Crisis, detect_crisis
 from runtime.understand.domain import domain_guesses, domain_intents
 from runtime.understand.grounding import focus_texts, split_grounded
-from runtime.understand.lexicon import VOCABULARY
-from runtime.understand.normalise import Normaliser
-from runtime.understand.pick import Picked, pick
-from runtime.understand.pieces import Requests
+from runtime.understand.language import Language
 from runtime.understand.reasons import reason_spans
-from runtime.understand.rules import RuleRouter, rules_from
 from runtime.understand.typos import Repair
 
 __all__ = ["Frame", "Language", "Parser", "Span"]
@@ -57,31 +53,7 @@ _UNDO = re.compile(r"^(?:把)?(?:取消|删掉|删除|删了|撤销|撤回|去�
 _FOREIGN = re.compile(r"[A-Za-z0-9\s,.;:'\"!?&()/-]+")
 
 
-@dataclass(frozen=True, slots=True)
-class Language:
-    """What the parser reads with, built once from the skills: their registry, their routing rules, the
-    local intent model and the normaliser (typo repair knows the domain's vocabulary)."""
-
-    registry: SkillRegistry
-    rules: RuleRouter
-    normalise: Normaliser
-    requests: Requests
-    model: Any = None  # the local intent model (``predict``/``read``), or None
-
-    @classmethod
-    def of(cls, registry: SkillRegistry, *, model: Any = None, threshold: float = 0.6) -> Language:
-        """The language of ``registry``'s skills (``threshold``: the local model's sure reading)."""
-        rules = RuleRouter(rules_from(registry.triggers()), known_intents=registry.intents() | {UNKNOWN})
-
-        def predict(words: str) -> Any:
-            return model.predict(words) if model is not None and words.strip() else None
-
-        requests = Requests(registry, lambda words: rules.classify(words.strip()) if words.strip() else None,
-                            predict, threshold)
-        return cls(registry, rules, Normaliser([*VOCABULARY, *registry.vocabulary()]), requests, model)
-
-
-class Frame:
+class Frame(FrameValues):
     """One message (or a part of one), parsed. Built by :class:`Parser`; read through its methods."""
 
     __slots__ = ("_memo", "lang", "now", "original", "repairs", "text")
@@ -401,90 +373,6 @@ class Frame:
     def clauses(self) -> list[tuple[Span, Frame]]:
         """Its clauses (split at punctuation and spaces), each with where it stands."""
         return [((a, b), self.part(a, b)) for a, b in lexicon.clauses(self.text)]
-
-    # -- values ------------------------------------------------------------------------------
-    def slots(self, action: ActionSpec) -> dict[str, Any]:
-        """Every value of ``action``'s slots the message says — none from a clause that only says why,
-        unless that clause holds what a required free-text slot would otherwise lack ("明天提醒我，孩子要带作业":
-        the second clause is what to be reminded of)."""
-        return self._once(("slots", action.intent, action.name), lambda: self._slots(action))
-
-    def _slots(self, action: ActionSpec) -> dict[str, Any]:
-        full = slots.extract_all(action, self.text, self.now)
-        lean = self.without_reasons()
-        if lean is self:
-            return full
-        found = slots.extract_all(action, lean.text, self.now)
-        lost = [s for s in action.slots if s.required and s.parser == "text" and s.name in full and s.name not in found]
-        if lost:
-            return full
-        return {**{k: v for k, v in full.items() if k not in found}, **found}  # what only such a clause says stays
-
-    def edited(self, action: ActionSpec) -> dict[str, Any]:
-        """The slots this message changes when it is said as an edit of what ``action`` made: every slot it
-        names in its own form (a time, a count, a restriction, a known city); a free-text slot only when it
-        names nothing else ("不对，是取快递") or says the whole request again ("改成明天提醒我取快递"). An
-        operation word ("挪到十一点") or a reason never becomes content."""
-        found = self.slots(action)
-        free = {s.name for s in action.slots if s.parser is SlotType.TEXT and not s.standalone}
-        if not any(k not in free for k in found):
-            return found
-        if self.rule is not None and self.rule[0] == action.intent:
-            return found
-        return {k: v for k, v in found.items() if k not in free}
-
-    def answer(self, slot: SlotSpec) -> Any:
-        """``slot``'s value read leniently, as the answer to its question (a bare "3")."""
-        return self._once(("answer", slot.name, slot.parser),
-                          lambda: slots.parse_slot(slot, self.text, answer=True, now=self.now))
-
-    def changed(self, action: ActionSpec, params: Mapping[str, Any], *, expected: str | None = None,
-                corrections: bool = True) -> dict[str, Any]:
-        """Slots of ``action`` the message names by their own words with a value other than in ``params``
-        (never read from a clause that only says why)."""
-        text = self.without_reasons().text
-        return slots.changed_slots(action, params, text, self.now, expected=expected, corrections=corrections)
-
-    def another_thing(self, action: ActionSpec, params: Mapping[str, Any], *, asked: str | None = None) -> bool:
-        """Whether it asks for the same action about something else (a free-text slot said anew)."""
-        return slots.another_thing(action, params, self.text, self.now, asked=asked)
-
-    def nearest_number(self, action: ActionSpec, params: dict[str, Any]) -> dict[str, Any]:
-        """A bare corrected number, as the numeric slot it is clearly nearest to."""
-        return slots.nearest_number_slot(action, params, self.text, self.now)
-
-    def number_readings(self, action: ActionSpec, params: dict[str, Any]) -> list[tuple[float, str, Any]]:
-        """Each numeric slot a bare corrected number could change."""
-        return slots.number_readings(action, params, self.text, self.now)
-
-    def follow_up(self, action: ActionSpec, params: Mapping[str, Any]) -> Mapping[str, Any] | None:
-        """``params`` as the action's own follow-up hook reads this message against them."""
-        return action.follow_up(params, self.text) if action.follow_up is not None else None
-
-    def choice(self, options: tuple[str, ...]) -> int | None:
-        """The 1-based option it picks from a numbered question."""
-        return parse_choice(self.text, True, options)
-
-    def pick(self, entities: Sequence[Any], *, taken: Sequence[Span] = ()) -> Picked | None:
-        """The one shown entity it points at (by position, name, or 这个 when one was shown)."""
-        return pick(self.text, list(entities), taken=list(taken))
-
-    def said_spans(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Span]:
-        """Where it says the values a follow-up changed."""
-        return spans.said(self.text, before, after)
-
-    # -- the local model ---------------------------------------------------------------------
-    def model_reading(self) -> Any:
-        """The local intent model's prediction (label, confidence, alternatives), or None."""
-        model = self.lang.model
-        if model is None or self.empty:
-            return None
-        return self._once("model", lambda: model.predict(self.text))
-
-    def model_unsure(self) -> bool:
-        """Whether the calibrated reading of the local model is unsure."""
-        read = getattr(self.lang.model, "read", None)
-        return read is not None and not self.empty and bool(self._once("unsure", lambda: read(self.text).unsure))
 
 
 class Parser:
