@@ -108,10 +108,16 @@ class _Found:
     clause: Span
 
 
-_BY_ANCHOR: dict[str, tuple[int, ...]] = {}  # a character → the cues (by position) that need it: few per message
-for _n, _cue in enumerate(CUES):
-    for _ch in _cue.anchors:
-        _BY_ANCHOR[_ch] = (*_BY_ANCHOR.get(_ch, ()), _n)
+def _by_anchor() -> dict[str, tuple[int, ...]]:
+    """A character → the cues (by position) that need it: few per message."""
+    index: dict[str, list[int]] = {}
+    for n, cue in enumerate(CUES):
+        for ch in cue.anchors:
+            index.setdefault(ch, []).append(n)
+    return {ch: tuple(found) for ch, found in index.items()}
+
+
+_BY_ANCHOR = _by_anchor()
 
 
 @lru_cache(maxsize=4096)  # pure: a message said again is read once
